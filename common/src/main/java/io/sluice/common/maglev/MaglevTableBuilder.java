@@ -1,0 +1,252 @@
+package io.sluice.common.maglev;
+
+import io.sluice.common.hash.XxHash64;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Builds Maglev lookup tables: Pseudocode 1 of the Maglev paper (Eisenbud et al., NSDI 2016, §3.4), with
+ * weights as Envoy adds them.
+ * <p>
+ * Each backend's preference list is the permutation {@code (offset + j * skip) mod M}, with
+ * {@code offset = xxh64(identity, seed) mod M} and {@code skip = xxh64(identity, seed + 1) mod (M - 1) + 1}.
+ * Backends take turns in ascending order of identity (so the configured order never matters); on its turn a
+ * backend claims its most preferred empty slot, unless its weight says it already has its share of the turns
+ * taken so far. {@code M} must be prime, so every permutation visits every slot.
+ * <p>
+ * A builder keeps its scratch arrays between builds; it is not thread-safe. Build off the hot path.
+ */
+public final class MaglevTableBuilder
+{
+    /**
+     * Default table size: a prime above 100 x the backends of a large service, as in the paper.
+     */
+    public static final int DEFAULT_TABLE_SIZE = 65_537;
+
+    private final int size;
+    private final long seed;
+    private int[] offset = new int[0];
+    private int[] skip = new int[0];
+    private int[] next = new int[0];
+    private int[] count = new int[0];
+    private int[] weight = new int[0];
+    private int[] id = new int[0];
+
+    /**
+     * Creates a builder for tables of {@code size} slots.
+     *
+     * @param size number of slots, a prime.
+     * @param seed hash seed, the same on every forwarder.
+     * @throws IllegalArgumentException if size is not prime.
+     */
+    public MaglevTableBuilder(final int size, final long seed)
+    {
+        final String problem = checkTableSize(size);
+        if (problem != null)
+        {
+            throw new IllegalArgumentException(problem);
+        }
+        this.size = size;
+        this.seed = seed;
+    }
+
+    /**
+     * Checks a table size.
+     *
+     * @param size candidate number of slots.
+     * @return null when usable, else the reason it is not.
+     */
+    public static String checkTableSize(final int size)
+    {
+        if (size < 3)
+        {
+            return "Maglev table size must be a prime >= 3, got " + size;
+        }
+        if (!isPrime(size))
+        {
+            return "Maglev table size must be prime (Maglev paper section 3.4), got " + size +
+                " (nearest primes: " + previousPrime(size) + ", " + nextPrime(size) + ")";
+        }
+        return null;
+    }
+
+    /**
+     * Tests primality by trial division; table sizes are small.
+     *
+     * @param n candidate.
+     * @return true when n is prime.
+     */
+    public static boolean isPrime(final int n)
+    {
+        if (n < 2)
+        {
+            return false;
+        }
+        if (n % 2 == 0)
+        {
+            return n == 2;
+        }
+        for (int d = 3; (long)d * d <= n; d += 2)
+        {
+            if (n % d == 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static int nextPrime(final int n)
+    {
+        int p = n + 1;
+        while (!isPrime(p))
+        {
+            p++;
+        }
+        return p;
+    }
+
+    static int previousPrime(final int n)
+    {
+        int p = n - 1;
+        while (p > 2 && !isPrime(p))
+        {
+            p--;
+        }
+        return p;
+    }
+
+    /**
+     * Returns the table size.
+     *
+     * @return M.
+     */
+    public int size()
+    {
+        return size;
+    }
+
+    /**
+     * Builds a table; backends of weight 0 get no slots. An empty or all-zero-weight list gives an empty table.
+     *
+     * @param backends the eligible backends, in any order, identities distinct.
+     * @return a new table.
+     * @throws IllegalArgumentException if two backends share an identity.
+     */
+    public MaglevTable build(final List<MaglevBackend> backends)
+    {
+        final int[] table = new int[size];
+        build(backends, table);
+        return new MaglevTable(table);
+    }
+
+    /**
+     * Builds into a caller-provided array (used by benchmarks to leave allocation out of the measurement).
+     *
+     * @param backends the eligible backends.
+     * @param table    array of {@link #size()} slots to fill.
+     */
+    public void build(final List<MaglevBackend> backends, final int[] table)
+    {
+        final MaglevBackend[] ordered = backends.toArray(new MaglevBackend[0]);
+        Arrays.sort(ordered, MaglevBackend::compareIdentity);
+        final int n = prepare(ordered);
+        Arrays.fill(table, MaglevTable.NO_BACKEND);
+        if (n == 0)
+        {
+            return;
+        }
+        int maxWeight = 0;
+        for (int i = 0; i < n; i++)
+        {
+            maxWeight = Math.max(maxWeight, weight[i]);
+        }
+        fill(table, n, maxWeight);
+    }
+
+    private int prepare(final MaglevBackend[] ordered)
+    {
+        ensureCapacity(ordered.length);
+        final UnsafeBuffer identity = new UnsafeBuffer(new byte[0]);
+        final long m = size;
+        int n = 0;
+        for (int i = 0; i < ordered.length; i++)
+        {
+            final MaglevBackend backend = ordered[i];
+            if (i > 0 && MaglevBackend.compareIdentity(ordered[i - 1], backend) == 0)
+            {
+                throw new IllegalArgumentException("two backends share identity: ids " + ordered[i - 1].id() +
+                    " and " + backend.id());
+            }
+            if (backend.weight() == 0)
+            {
+                continue;
+            }
+            identity.wrap(backend.identity());
+            final int length = backend.identity().length;
+            offset[n] = (int)Long.remainderUnsigned(XxHash64.hash(identity, 0, length, seed), m);
+            skip[n] = (int)Long.remainderUnsigned(XxHash64.hash(identity, 0, length, seed + 1), m - 1) + 1;
+            next[n] = offset[n];
+            count[n] = 0;
+            weight[n] = backend.weight();
+            id[n] = backend.id();
+            n++;
+        }
+        return n;
+    }
+
+    private void fill(final int[] table, final int n, final int maxWeight)
+    {
+        final int m = size;
+        final int[] next = this.next;
+        final int[] skip = this.skip;
+        final int[] count = this.count;
+        final int[] weight = this.weight;
+        final int[] id = this.id;
+        int filled = 0;
+        for (long turn = 1; ; turn++)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                // Weighted turns: backend i may hold at most turn * weight / maxWeight slots after this turn.
+                if ((long)count[i] * maxWeight >= turn * weight[i])
+                {
+                    continue;
+                }
+                int c = next[i];
+                final int s = skip[i];
+                while (table[c] != MaglevTable.NO_BACKEND)
+                {
+                    c += s;
+                    if (c >= m)
+                    {
+                        c -= m;
+                    }
+                }
+                table[c] = id[i];
+                c += s;
+                next[i] = c >= m ? c - m : c;
+                count[i]++;
+                if (++filled == m)
+                {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void ensureCapacity(final int n)
+    {
+        if (offset.length < n)
+        {
+            offset = new int[n];
+            skip = new int[n];
+            next = new int[n];
+            count = new int[n];
+            weight = new int[n];
+            id = new int[n];
+        }
+    }
+}

@@ -1,0 +1,289 @@
+package io.sluice.forwarder.lb;
+
+import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A worker's own connection table: flow key to backend, so a flow keeps its backend when the Maglev table
+ * changes (Maglev §3.3). Owned by one worker thread, never shared, never resized.
+ * <p>
+ * Fixed capacity (a power of two), off-heap, one 64-byte cache line per entry:
+ * <pre>
+ *   0  key word 0        8  key word 1        16 key word 2       24 key word 3
+ *   32 key word 4        40 last seen (ns)    48 backend slot     52 backend generation
+ *   56 key length (0 = empty)                 60 IP protocol
+ * </pre>
+ * Open addressing in aligned buckets of {@link #BUCKET_SIZE} entries: the flow hash picks a bucket, the full key
+ * is compared (a hash collision never returns another flow's backend). Entries are never emptied, only
+ * overwritten, so the occupied entries of a bucket are a prefix and a lookup stops at the first empty one.
+ * An insert takes the first empty entry, else the first expired one, else it evicts the entry seen least
+ * recently: a flood of new flows replaces old entries instead of growing memory.
+ */
+public final class ConnectionTable
+{
+    public static final int DEFAULT_CAPACITY = 1 << 20;
+    public static final int ENTRY_LENGTH = 64;
+    public static final int BUCKET_SIZE = 8;
+
+    private static final int KEY_WORD_0_OFFSET = 0;
+    private static final int LAST_SEEN_OFFSET = 40;
+    private static final int BACKEND_OFFSET = 48;
+    private static final int GENERATION_OFFSET = 52;
+    private static final int KEY_LENGTH_OFFSET = 56;
+    private static final int PROTOCOL_OFFSET = 60;
+
+    private final UnsafeBuffer entries;
+    private final int capacity;
+    private final int bucketMask;
+    private final long tcpTimeoutNs;
+    private final long udpTimeoutNs;
+    private final long otherTimeoutNs;
+
+    private int size;
+    private long evictions;
+    private long expirations;
+    private boolean lastMissEvicts;
+    private boolean lastMissExpired;
+
+    /**
+     * Creates a table.
+     *
+     * @param capacity       number of entries, a power of two of at least {@link #BUCKET_SIZE}.
+     * @param tcpTimeoutNs   idle time after which a TCP entry expires.
+     * @param udpTimeoutNs   idle time after which a UDP entry expires.
+     * @param otherTimeoutNs idle time for other protocols and fragments.
+     */
+    public ConnectionTable(
+        final int capacity, final long tcpTimeoutNs, final long udpTimeoutNs, final long otherTimeoutNs)
+    {
+        if (capacity < BUCKET_SIZE || !BitUtil.isPowerOfTwo(capacity))
+        {
+            throw new IllegalArgumentException(
+                "connection table capacity must be a power of two >= " + BUCKET_SIZE + ", got " + capacity);
+        }
+        if (tcpTimeoutNs <= 0 || udpTimeoutNs <= 0 || otherTimeoutNs <= 0)
+        {
+            throw new IllegalArgumentException("connection timeouts must be > 0");
+        }
+        this.capacity = capacity;
+        this.bucketMask = (capacity - 1) & ~(BUCKET_SIZE - 1);
+        this.tcpTimeoutNs = tcpTimeoutNs;
+        this.udpTimeoutNs = udpTimeoutNs;
+        this.otherTimeoutNs = otherTimeoutNs;
+        entries = new UnsafeBuffer(
+            BufferUtil.allocateDirectAligned(Math.multiplyExact(capacity, ENTRY_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+    }
+
+    /**
+     * Finds a live entry for the key, or the entry a new one should take.
+     * <p>
+     * On a miss, {@link #lastMissEvicts()} tells whether inserting at the returned place replaces a live entry.
+     *
+     * @param key     the flow.
+     * @param hash    the flow's hash.
+     * @param nowNs   the current time.
+     * @return the entry index ({@code >= 0}) on a hit; {@code -(index + 1)} of the entry to insert into on a miss.
+     */
+    public int find(final FlowKey key, final long hash, final long nowNs)
+    {
+        final UnsafeBuffer entries = this.entries;
+        final int first = (int)hash & bucketMask;
+        final int end = first + BUCKET_SIZE;
+        int expired = -1;
+        int oldest = first;
+        long oldestSeen = Long.MAX_VALUE;
+        for (int i = first; i < end; i++)
+        {
+            final int at = i * ENTRY_LENGTH;
+            final int length = entries.getInt(at + KEY_LENGTH_OFFSET);
+            if (length == 0)
+            {
+                lastMissEvicts = false;
+                lastMissExpired = false;
+                return expired >= 0 ? markExpired(expired) : -(i + 1);
+            }
+            final long seen = entries.getLong(at + LAST_SEEN_OFFSET);
+            final boolean live = nowNs - seen <= timeoutNs(entries.getInt(at + PROTOCOL_OFFSET));
+            if (length == key.length &&
+                entries.getLong(at) == key.w0 &&
+                entries.getLong(at + 8) == key.w1 &&
+                entries.getLong(at + 16) == key.w2 &&
+                entries.getLong(at + 24) == key.w3 &&
+                entries.getLong(at + 32) == key.w4)
+            {
+                if (live)
+                {
+                    return i;
+                }
+                return markExpired(i);
+            }
+            if (!live && expired < 0)
+            {
+                expired = i;
+            }
+            if (seen < oldestSeen)
+            {
+                oldestSeen = seen;
+                oldest = i;
+            }
+        }
+        if (expired >= 0)
+        {
+            return markExpired(expired);
+        }
+        lastMissEvicts = true;
+        lastMissExpired = false;
+        return -(oldest + 1);
+    }
+
+    private int markExpired(final int index)
+    {
+        lastMissEvicts = false;
+        lastMissExpired = true;
+        return -(index + 1);
+    }
+
+    /**
+     * Tells whether the insert place returned by the last missed {@link #find} holds a live entry of another flow.
+     *
+     * @return true when inserting there evicts.
+     */
+    public boolean lastMissEvicts()
+    {
+        return lastMissEvicts;
+    }
+
+    /**
+     * Writes an entry at the place a missed {@link #find} returned, replacing whatever was there.
+     *
+     * @param index      entry index (decoded from {@code find}'s negative result).
+     * @param key        the flow.
+     * @param backend    backend slot.
+     * @param generation backend slot generation.
+     * @param nowNs      the current time.
+     */
+    public void insert(final int index, final FlowKey key, final int backend, final int generation, final long nowNs)
+    {
+        final UnsafeBuffer entries = this.entries;
+        final int at = index * ENTRY_LENGTH;
+        if (entries.getInt(at + KEY_LENGTH_OFFSET) == 0)
+        {
+            size++;
+        }
+        else if (lastMissEvicts)
+        {
+            evictions++;
+        }
+        else if (lastMissExpired)
+        {
+            expirations++;
+        }
+        lastMissEvicts = false;
+        lastMissExpired = false;
+        entries.putLong(at + KEY_WORD_0_OFFSET, key.w0);
+        entries.putLong(at + 8, key.w1);
+        entries.putLong(at + 16, key.w2);
+        entries.putLong(at + 24, key.w3);
+        entries.putLong(at + 32, key.w4);
+        entries.putLong(at + LAST_SEEN_OFFSET, nowNs);
+        entries.putInt(at + BACKEND_OFFSET, backend);
+        entries.putInt(at + GENERATION_OFFSET, generation);
+        entries.putInt(at + KEY_LENGTH_OFFSET, key.length);
+        entries.putInt(at + PROTOCOL_OFFSET, key.protocol);
+    }
+
+    /**
+     * Re-points a live entry to another backend (its backend went away) and refreshes it.
+     *
+     * @param index      entry index from a hit.
+     * @param backend    new backend slot.
+     * @param generation its generation.
+     * @param nowNs      the current time.
+     */
+    public void rebind(final int index, final int backend, final int generation, final long nowNs)
+    {
+        final int at = index * ENTRY_LENGTH;
+        entries.putLong(at + LAST_SEEN_OFFSET, nowNs);
+        entries.putInt(at + BACKEND_OFFSET, backend);
+        entries.putInt(at + GENERATION_OFFSET, generation);
+    }
+
+    /**
+     * Marks a hit entry as seen now.
+     *
+     * @param index entry index.
+     * @param nowNs the current time.
+     */
+    public void touch(final int index, final long nowNs)
+    {
+        entries.putLong(index * ENTRY_LENGTH + LAST_SEEN_OFFSET, nowNs);
+    }
+
+    /**
+     * Returns the backend slot of an entry.
+     *
+     * @param index entry index.
+     * @return backend slot.
+     */
+    public int backend(final int index)
+    {
+        return entries.getInt(index * ENTRY_LENGTH + BACKEND_OFFSET);
+    }
+
+    /**
+     * Returns the backend generation of an entry.
+     *
+     * @param index entry index.
+     * @return generation.
+     */
+    public int generation(final int index)
+    {
+        return entries.getInt(index * ENTRY_LENGTH + GENERATION_OFFSET);
+    }
+
+    private long timeoutNs(final int protocol)
+    {
+        return protocol == 6 ? tcpTimeoutNs : protocol == 17 ? udpTimeoutNs : otherTimeoutNs;
+    }
+
+    /**
+     * Returns the capacity.
+     *
+     * @return number of entries.
+     */
+    public int capacity()
+    {
+        return capacity;
+    }
+
+    /**
+     * Returns how many entries were ever filled (live or expired, not yet overwritten).
+     *
+     * @return occupied entries.
+     */
+    public int size()
+    {
+        return size;
+    }
+
+    /**
+     * Returns how many live entries were replaced because their bucket was full.
+     *
+     * @return evictions since creation.
+     */
+    public long evictions()
+    {
+        return evictions;
+    }
+
+    /**
+     * Returns how many expired entries were reused.
+     *
+     * @return expirations since creation.
+     */
+    public long expirations()
+    {
+        return expirations;
+    }
+}

@@ -1,0 +1,176 @@
+package io.sluice.forwarder.lb;
+
+import io.sluice.common.hash.XxHash64;
+
+/**
+ * The flow a packet belongs to, as the bytes that are hashed and compared: a mutable holder the parser fills once
+ * per packet, so nothing is allocated.
+ * <p>
+ * Canonical key bytes, in network order as on the wire:
+ * <pre>
+ *   IPv4 (13 bytes): source(4) destination(4) sourcePort(2) destinationPort(2) protocol(1)
+ *   IPv6 (37 bytes): source(16) destination(16) sourcePort(2) destinationPort(2) protocol(1)
+ * </pre>
+ * Fragments use the same layout with both ports zero (Maglev §4.3: all fragments of a datagram hash on the
+ * 3-tuple). The key is held as five little-endian words of those bytes ({@code w0..w4}, unused words zero), so
+ * the hash ({@link XxHash64}) and the connection table's comparison work on registers, not memory.
+ */
+public final class FlowKey
+{
+    public static final int IPV4_KEY_LENGTH = 13;
+    public static final int IPV6_KEY_LENGTH = 37;
+
+    long w0;
+    long w1;
+    long w2;
+    long w3;
+    long w4;
+    int length;
+    int protocol;
+    int destinationPort;
+
+    /**
+     * Sets an IPv4 key.
+     *
+     * @param sourceOctets      source address octets read little-endian.
+     * @param destinationOctets destination address octets read little-endian.
+     * @param portOctets        source and destination port octets read little-endian (0 for a fragment).
+     * @param protocol          IP protocol number.
+     * @return this.
+     */
+    public FlowKey ipv4(final int sourceOctets, final int destinationOctets, final int portOctets, final int protocol)
+    {
+        w0 = (sourceOctets & 0xFFFF_FFFFL) | ((long)destinationOctets << 32);
+        w1 = (portOctets & 0xFFFF_FFFFL) | ((long)protocol << 32);
+        w2 = 0;
+        w3 = 0;
+        w4 = 0;
+        length = IPV4_KEY_LENGTH;
+        this.protocol = protocol;
+        destinationPort = swapPort(portOctets >>> 16);
+        return this;
+    }
+
+    /**
+     * Sets an IPv6 key; each address is two words of its octets read little-endian.
+     *
+     * @param source0      source octets 0..7.
+     * @param source1      source octets 8..15.
+     * @param destination0 destination octets 0..7.
+     * @param destination1 destination octets 8..15.
+     * @param portOctets   source and destination port octets read little-endian (0 for a fragment).
+     * @param protocol     IP protocol number.
+     * @return this.
+     */
+    public FlowKey ipv6(
+        final long source0,
+        final long source1,
+        final long destination0,
+        final long destination1,
+        final int portOctets,
+        final int protocol)
+    {
+        w0 = source0;
+        w1 = source1;
+        w2 = destination0;
+        w3 = destination1;
+        w4 = (portOctets & 0xFFFF_FFFFL) | ((long)protocol << 32);
+        length = IPV6_KEY_LENGTH;
+        this.protocol = protocol;
+        destinationPort = swapPort(portOctets >>> 16);
+        return this;
+    }
+
+    private static int swapPort(final int octetsLittleEndian)
+    {
+        return ((octetsLittleEndian & 0xFF) << 8) | ((octetsLittleEndian >>> 8) & 0xFF);
+    }
+
+    /**
+     * Hashes the canonical key bytes with XXH64.
+     *
+     * @param seed the configured hash seed.
+     * @return the flow hash.
+     */
+    public long hash(final long seed)
+    {
+        return length == IPV4_KEY_LENGTH ? XxHash64.hash13(w0, w1, seed) : XxHash64.hash37(w0, w1, w2, w3, w4, seed);
+    }
+
+    /**
+     * Tells whether this is an IPv6 key.
+     *
+     * @return true for IPv6.
+     */
+    public boolean isIpv6()
+    {
+        return length == IPV6_KEY_LENGTH;
+    }
+
+    /**
+     * Returns the key length in bytes.
+     *
+     * @return 13 or 37.
+     */
+    public int length()
+    {
+        return length;
+    }
+
+    /**
+     * Returns the IP protocol.
+     *
+     * @return protocol number.
+     */
+    public int protocol()
+    {
+        return protocol;
+    }
+
+    /**
+     * Returns the destination port in host order (0 for fragments).
+     *
+     * @return port.
+     */
+    public int destinationPort()
+    {
+        return destinationPort;
+    }
+
+    /**
+     * Returns the destination address word used for VIP matching: for IPv4 the four octets read little-endian in
+     * the low 32 bits; for IPv6 octets 0..7.
+     *
+     * @return destination word 0.
+     */
+    public long destinationWord0()
+    {
+        return length == IPV4_KEY_LENGTH ? w0 >>> 32 : w2;
+    }
+
+    /**
+     * Returns the second destination word: 0 for IPv4, octets 8..15 for IPv6.
+     *
+     * @return destination word 1.
+     */
+    public long destinationWord1()
+    {
+        return length == IPV4_KEY_LENGTH ? 0 : w3;
+    }
+
+    /**
+     * Copies the canonical key bytes out, for tools and tests.
+     *
+     * @return a new array of {@link #length()} bytes.
+     */
+    public byte[] toBytes()
+    {
+        final byte[] bytes = new byte[length];
+        final long[] words = {w0, w1, w2, w3, w4};
+        for (int i = 0; i < length; i++)
+        {
+            bytes[i] = (byte)(words[i >>> 3] >>> ((i & 7) << 3));
+        }
+        return bytes;
+    }
+}

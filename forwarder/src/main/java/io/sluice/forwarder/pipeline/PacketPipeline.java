@@ -1,0 +1,627 @@
+package io.sluice.forwarder.pipeline;
+
+import io.sluice.common.maglev.MaglevTable;
+import io.sluice.forwarder.lb.ConnectionTable;
+import io.sluice.forwarder.lb.FlowKey;
+import io.sluice.forwarder.lb.ForwardingSnapshot;
+import io.sluice.forwarder.lb.SnapshotPublisher;
+import io.sluice.forwarder.lb.VipTable;
+import io.sluice.forwarder.protocol.EthernetHeader;
+import io.sluice.forwarder.protocol.IcmpHeader;
+import io.sluice.forwarder.protocol.Ipv4Header;
+import io.sluice.forwarder.protocol.Ipv6Header;
+import io.sluice.forwarder.protocol.Protocols;
+import io.sluice.forwarder.protocol.TcpHeader;
+import io.sluice.forwarder.protocol.UdpHeader;
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * One worker's packet pipeline: parse, match a VIP, hash the flow, look up the connection table or else the VIP's
+ * Maglev table, GRE-encapsulate in place. Owned by one thread; allocates nothing per packet and never throws on
+ * frame content: every malformed frame becomes a DROP with its own reason.
+ * <p>
+ * Per frame: Ethernet (at most one 802.1Q tag), then IPv4 (options allowed) or IPv6 (hop-by-hop, routing,
+ * destination-options and fragment headers walked). TCP and UDP flows key on the 5-tuple; fragments on the
+ * 3-tuple so every fragment of a datagram meets the same backend (Maglev §4.3); ICMP destination-unreachable and
+ * packet-too-big errors key on the flow they quote, reversed, so they reach the backend that owns the connection.
+ */
+public final class PacketPipeline
+{
+    private static final int MAX_IPV6_EXTENSION_HEADERS = 8;
+
+    // parse results: a key (plain or fragment), a pass (2 + PassReason), or a drop (-1 - DropReason)
+    private static final int PARSED_FLOW = 0;
+    private static final int PARSED_FRAGMENT = 1;
+    private static final int PASS_BASE = 2;
+
+    private final EthernetHeader ethernet = new EthernetHeader();
+    private final Ipv4Header ipv4 = new Ipv4Header();
+    private final Ipv6Header ipv6 = new Ipv6Header();
+    private final TcpHeader tcp = new TcpHeader();
+    private final UdpHeader udp = new UdpHeader();
+    private final IcmpHeader icmp = new IcmpHeader();
+    private final FlowKey key = new FlowKey();
+    private final GreEncapsulator encapsulator;
+    private final ConnectionTable connections;
+    private final PipelineCounters counters;
+    private final SnapshotPublisher snapshots;
+    private final long hashSeed;
+
+    private ForwardingSnapshot snapshot;
+    private long nowNs;
+
+    // the packet being processed
+    private int ipOffset;
+    private int ipEnd;
+    private boolean ipv6Packet;
+    private int tos;
+
+    // results
+    private int outOffset;
+    private int outLength;
+    private int dropReason;
+    private int backend = -1;
+
+    // IPv6 extension walk results
+    private int walkNextHeader;
+    private int walkOffset;
+    private boolean walkFragment;
+
+    /**
+     * Creates a pipeline for one worker.
+     *
+     * @param config      node settings.
+     * @param snapshots   where the control thread publishes forwarding state.
+     * @param connections this worker's connection table.
+     * @param counters    this worker's counters.
+     */
+    public PacketPipeline(
+        final PipelineConfig config,
+        final SnapshotPublisher snapshots,
+        final ConnectionTable connections,
+        final PipelineCounters counters)
+    {
+        this.encapsulator = new GreEncapsulator(config);
+        this.snapshots = snapshots;
+        this.connections = connections;
+        this.counters = counters;
+        this.hashSeed = config.hashSeed();
+        this.snapshot = snapshots.current();
+    }
+
+    /**
+     * Starts a burst: takes the clock reading for the burst and picks up a newly published snapshot.
+     *
+     * @param nowNs the time for every frame of the burst.
+     */
+    public void beginBurst(final long nowNs)
+    {
+        this.nowNs = nowNs;
+        snapshot = snapshots.current();
+    }
+
+    /**
+     * Processes every frame of a burst in place and records each verdict in the burst.
+     *
+     * @param burst the frames.
+     * @param nowNs the time for the burst.
+     * @return frames forwarded.
+     */
+    public int processBurst(final FrameBurst burst, final long nowNs)
+    {
+        beginBurst(nowNs);
+        int forwarded = 0;
+        for (int i = 0, n = burst.count; i < n; i++)
+        {
+            final int verdict = process(burst.buffers[i], burst.offsets[i], burst.lengths[i]);
+            burst.verdicts[i] = verdict;
+            if (verdict == Verdict.FORWARD)
+            {
+                burst.offsets[i] = outOffset;
+                burst.lengths[i] = outLength;
+                forwarded++;
+            }
+            else if (verdict == Verdict.DROP)
+            {
+                burst.dropReasons[i] = dropReason;
+            }
+        }
+        return forwarded;
+    }
+
+    /**
+     * Processes one frame in place, with the time and snapshot of the last {@link #beginBurst}.
+     *
+     * @param buffer buffer holding the frame, with headroom before {@code offset}.
+     * @param offset first byte of the Ethernet header.
+     * @param length frame length.
+     * @return a {@link Verdict}; after FORWARD see {@link #outOffset()} and {@link #outLength()}, after DROP
+     *         {@link #dropReason()}.
+     */
+    public int process(final MutableDirectBuffer buffer, final int offset, final int length)
+    {
+        final int parsed = parse(buffer, offset, length);
+        if (parsed < 0)
+        {
+            return drop(-1 - parsed);
+        }
+        if (parsed >= PASS_BASE)
+        {
+            return pass(parsed - PASS_BASE);
+        }
+        final VipTable vips = snapshot.vips();
+        final int vip = parsed == PARSED_FLOW ? vips.find(key) : vips.findFragmentVip(key);
+        if (vip == VipTable.NOT_FOUND)
+        {
+            return pass(PassReason.NO_VIP.ordinal());
+        }
+        final long hash = key.hash(hashSeed);
+        final int chosen = selectBackend(vip, hash);
+        if (chosen < 0)
+        {
+            return drop(DropReason.NO_BACKEND.ordinal());
+        }
+        final ForwardingSnapshot snapshot = this.snapshot;
+        final int start = encapsulator.encapsulate(buffer, ipOffset, ipEnd - ipOffset, ipv6Packet, tos, hash,
+            snapshot.isBackendIpv6(chosen), snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
+        if (start < 0)
+        {
+            return drop(-1 - start);
+        }
+        outOffset = start;
+        outLength = ipEnd - start;
+        backend = chosen;
+        final PipelineCounters counters = this.counters;
+        counters.verdicts[Verdict.FORWARD]++;
+        counters.vipPackets[vip]++;
+        counters.vipBytes[vip] += length;
+        counters.backendPackets[chosen]++;
+        counters.backendBytes[chosen] += length;
+        return Verdict.FORWARD;
+    }
+
+    private int selectBackend(final int vip, final long hash)
+    {
+        final ForwardingSnapshot snapshot = this.snapshot;
+        final ConnectionTable connections = this.connections;
+        final int found = connections.find(key, hash, nowNs);
+        if (found >= 0)
+        {
+            final int existing = connections.backend(found);
+            if (snapshot.isUsable(existing, connections.generation(found)))
+            {
+                connections.touch(found, nowNs);
+                counters.connectionHits++;
+                return existing;
+            }
+            final int chosen = snapshot.maglev(vip).lookup(hash);
+            if (chosen != MaglevTable.NO_BACKEND)
+            {
+                connections.rebind(found, chosen, snapshot.generation(chosen), nowNs);
+                counters.connectionRebinds++;
+            }
+            return chosen;
+        }
+        counters.connectionMisses++;
+        final int chosen = snapshot.maglev(vip).lookup(hash);
+        if (chosen != MaglevTable.NO_BACKEND)
+        {
+            connections.insert(-1 - found, key, chosen, snapshot.generation(chosen), nowNs);
+        }
+        return chosen;
+    }
+
+    private int drop(final int reason)
+    {
+        dropReason = reason;
+        counters.verdicts[Verdict.DROP]++;
+        counters.drops[reason]++;
+        return Verdict.DROP;
+    }
+
+    private int pass(final int reason)
+    {
+        counters.verdicts[Verdict.PASS]++;
+        counters.passes[reason]++;
+        return Verdict.PASS;
+    }
+
+    private static int dropCode(final DropReason reason)
+    {
+        return -1 - reason.ordinal();
+    }
+
+    private static int passCode(final PassReason reason)
+    {
+        return PASS_BASE + reason.ordinal();
+    }
+
+    private int parse(final MutableDirectBuffer buffer, final int offset, final int length)
+    {
+        if (length < EthernetHeader.LENGTH)
+        {
+            return dropCode(DropReason.FRAME_TRUNCATED);
+        }
+        final int end = offset + length;
+        ethernet.wrap(buffer, offset);
+        int etherType = ethernet.etherType();
+        int l3 = offset + EthernetHeader.LENGTH;
+        if (etherType == Protocols.ETHERTYPE_VLAN)
+        {
+            if (length < EthernetHeader.LENGTH + EthernetHeader.VLAN_TAG_LENGTH)
+            {
+                return dropCode(DropReason.VLAN_TRUNCATED);
+            }
+            etherType = ethernet.vlanEtherType();
+            l3 += EthernetHeader.VLAN_TAG_LENGTH;
+        }
+        if (etherType == Protocols.ETHERTYPE_IPV4)
+        {
+            return parseIpv4(buffer, l3, end);
+        }
+        if (etherType == Protocols.ETHERTYPE_IPV6)
+        {
+            return parseIpv6(buffer, l3, end);
+        }
+        return passCode(PassReason.NOT_IP);
+    }
+
+    private int parseIpv4(final MutableDirectBuffer buffer, final int l3, final int end)
+    {
+        final Ipv4Header ip = this.ipv4;
+        final int available = end - l3;
+        if (available < Ipv4Header.MIN_LENGTH)
+        {
+            return dropCode(DropReason.IPV4_TRUNCATED);
+        }
+        ip.wrap(buffer, l3);
+        final int problem = checkIpv4(ip, available);
+        if (problem != 0)
+        {
+            return problem;
+        }
+        final int headerLength = ip.headerLength();
+        ipOffset = l3;
+        ipEnd = l3 + ip.totalLength();
+        ipv6Packet = false;
+        tos = ip.tos();
+        final int protocol = ip.protocol();
+        final int source = buffer.getInt(l3 + Ipv4Header.SOURCE_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int destination = buffer.getInt(l3 + Ipv4Header.DESTINATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (ip.isFragment())
+        {
+            key.ipv4(source, destination, 0, protocol);
+            return PARSED_FRAGMENT;
+        }
+        final int l4 = l3 + headerLength;
+        if (protocol == Protocols.IPPROTO_TCP || protocol == Protocols.IPPROTO_UDP)
+        {
+            final int checked = checkTransport(buffer, l4, ipEnd, protocol);
+            if (checked != PARSED_FLOW)
+            {
+                return checked;
+            }
+            key.ipv4(source, destination, buffer.getInt(l4, ByteOrder.LITTLE_ENDIAN), protocol);
+            return PARSED_FLOW;
+        }
+        if (protocol == Protocols.IPPROTO_ICMP)
+        {
+            return parseIcmpv4Error(buffer, l4);
+        }
+        return passCode(PassReason.NOT_LOAD_BALANCED);
+    }
+
+    private static int checkIpv4(final Ipv4Header ip, final int available)
+    {
+        if (ip.version() != 4)
+        {
+            return dropCode(DropReason.IPV4_BAD_VERSION);
+        }
+        final int headerLength = ip.headerLength();
+        if (headerLength < Ipv4Header.MIN_LENGTH)
+        {
+            return dropCode(DropReason.IPV4_BAD_IHL);
+        }
+        if (headerLength > available)
+        {
+            return dropCode(DropReason.IPV4_OPTIONS_TRUNCATED);
+        }
+        final int totalLength = ip.totalLength();
+        if (totalLength > available)
+        {
+            return dropCode(DropReason.IPV4_TOTAL_LENGTH_EXCEEDS_FRAME);
+        }
+        if (totalLength < headerLength)
+        {
+            return dropCode(DropReason.IPV4_TOTAL_LENGTH_TOO_SMALL);
+        }
+        return 0;
+    }
+
+    private int checkTransport(final MutableDirectBuffer buffer, final int l4, final int packetEnd, final int protocol)
+    {
+        final int available = packetEnd - l4;
+        if (protocol == Protocols.IPPROTO_TCP)
+        {
+            if (available < TcpHeader.MIN_LENGTH)
+            {
+                return dropCode(DropReason.TCP_TRUNCATED);
+            }
+            tcp.wrap(buffer, l4);
+            final int headerLength = tcp.headerLength();
+            if (headerLength < TcpHeader.MIN_LENGTH)
+            {
+                return dropCode(DropReason.TCP_BAD_DATA_OFFSET);
+            }
+            return headerLength > available ? dropCode(DropReason.TCP_TRUNCATED) : PARSED_FLOW;
+        }
+        if (available < UdpHeader.LENGTH)
+        {
+            return dropCode(DropReason.UDP_TRUNCATED);
+        }
+        udp.wrap(buffer, l4);
+        final int udpLength = udp.length();
+        return udpLength < UdpHeader.LENGTH || udpLength > available ?
+            dropCode(DropReason.UDP_BAD_LENGTH) : PARSED_FLOW;
+    }
+
+    private int parseIcmpv4Error(final MutableDirectBuffer buffer, final int l4)
+    {
+        if (ipEnd - l4 < IcmpHeader.LENGTH)
+        {
+            return dropCode(DropReason.ICMP_TRUNCATED);
+        }
+        icmp.wrap(buffer, l4);
+        if (icmp.type() != IcmpHeader.V4_DESTINATION_UNREACHABLE)
+        {
+            return passCode(PassReason.NOT_LOAD_BALANCED);
+        }
+        // The quote is the original packet from the VIP to the client: the flow is its reverse.
+        final int quote = l4 + IcmpHeader.LENGTH;
+        final int available = ipEnd - quote;
+        if (available < Ipv4Header.MIN_LENGTH)
+        {
+            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
+        }
+        final Ipv4Header quoted = ipv4;
+        quoted.wrap(buffer, quote);
+        final int headerLength = quoted.headerLength();
+        if (quoted.version() != 4 || headerLength < Ipv4Header.MIN_LENGTH)
+        {
+            return dropCode(DropReason.ICMP_QUOTE_MALFORMED);
+        }
+        if (available < headerLength + 8)
+        {
+            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
+        }
+        final int protocol = quoted.protocol();
+        if (protocol != Protocols.IPPROTO_TCP && protocol != Protocols.IPPROTO_UDP)
+        {
+            return passCode(PassReason.NOT_LOAD_BALANCED);
+        }
+        final int quotedSource = buffer.getInt(quote + Ipv4Header.SOURCE_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int quotedDestination = buffer.getInt(quote + Ipv4Header.DESTINATION_FIELD_OFFSET,
+            ByteOrder.LITTLE_ENDIAN);
+        final int ports = buffer.getInt(quote + headerLength, ByteOrder.LITTLE_ENDIAN);
+        key.ipv4(quotedDestination, quotedSource, Integer.rotateLeft(ports, 16), protocol);
+        return PARSED_FLOW;
+    }
+
+    private int parseIpv6(final MutableDirectBuffer buffer, final int l3, final int end)
+    {
+        final int available = end - l3;
+        if (available < Ipv6Header.LENGTH)
+        {
+            return dropCode(DropReason.IPV6_TRUNCATED);
+        }
+        final Ipv6Header ip = ipv6;
+        ip.wrap(buffer, l3);
+        if (ip.version() != 6)
+        {
+            return dropCode(DropReason.IPV6_BAD_VERSION);
+        }
+        if (Ipv6Header.LENGTH + ip.payloadLength() > available)
+        {
+            return dropCode(DropReason.IPV6_PAYLOAD_LENGTH_EXCEEDS_FRAME);
+        }
+        ipOffset = l3;
+        ipEnd = l3 + Ipv6Header.LENGTH + ip.payloadLength();
+        ipv6Packet = true;
+        tos = ip.trafficClass();
+        final int walked = walkExtensions(buffer, ip.nextHeader(), l3 + Ipv6Header.LENGTH, ipEnd);
+        if (walked != 0)
+        {
+            return walked;
+        }
+        final int protocol = walkNextHeader;
+        final int l4 = walkOffset;
+        final int source = l3 + Ipv6Header.SOURCE_FIELD_OFFSET;
+        final int destination = l3 + Ipv6Header.DESTINATION_FIELD_OFFSET;
+        if (walkFragment)
+        {
+            setIpv6Key(buffer, source, destination, 0, protocol);
+            return PARSED_FRAGMENT;
+        }
+        if (protocol == Protocols.IPPROTO_TCP || protocol == Protocols.IPPROTO_UDP)
+        {
+            final int checked = checkTransport(buffer, l4, ipEnd, protocol);
+            if (checked != PARSED_FLOW)
+            {
+                return checked;
+            }
+            setIpv6Key(buffer, source, destination, buffer.getInt(l4, ByteOrder.LITTLE_ENDIAN), protocol);
+            return PARSED_FLOW;
+        }
+        if (protocol == Protocols.IPPROTO_ICMPV6)
+        {
+            return parseIcmpv6Error(buffer, l4);
+        }
+        return passCode(PassReason.NOT_LOAD_BALANCED);
+    }
+
+    private int parseIcmpv6Error(final MutableDirectBuffer buffer, final int l4)
+    {
+        if (ipEnd - l4 < IcmpHeader.LENGTH)
+        {
+            return dropCode(DropReason.ICMP_TRUNCATED);
+        }
+        icmp.wrap(buffer, l4);
+        final int type = icmp.type();
+        if (type != IcmpHeader.V6_DESTINATION_UNREACHABLE && type != IcmpHeader.V6_PACKET_TOO_BIG)
+        {
+            return passCode(PassReason.NOT_LOAD_BALANCED);
+        }
+        final int quote = l4 + IcmpHeader.LENGTH;
+        if (ipEnd - quote < Ipv6Header.LENGTH)
+        {
+            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
+        }
+        ipv6.wrap(buffer, quote);
+        if (ipv6.version() != 6)
+        {
+            return dropCode(DropReason.ICMP_QUOTE_MALFORMED);
+        }
+        // The quote's own payload length describes the original, not the (truncated) quote: walk to ipEnd.
+        final int walked = walkExtensions(buffer, ipv6.nextHeader(), quote + Ipv6Header.LENGTH, ipEnd);
+        if (walked != 0)
+        {
+            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
+        }
+        final int protocol = walkNextHeader;
+        if (walkFragment || (protocol != Protocols.IPPROTO_TCP && protocol != Protocols.IPPROTO_UDP))
+        {
+            return passCode(PassReason.NOT_LOAD_BALANCED);
+        }
+        if (ipEnd - walkOffset < 8)
+        {
+            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
+        }
+        final int ports = buffer.getInt(walkOffset, ByteOrder.LITTLE_ENDIAN);
+        setIpv6Key(buffer, quote + Ipv6Header.DESTINATION_FIELD_OFFSET, quote + Ipv6Header.SOURCE_FIELD_OFFSET,
+            Integer.rotateLeft(ports, 16), protocol);
+        return PARSED_FLOW;
+    }
+
+    private void setIpv6Key(
+        final MutableDirectBuffer buffer, final int source, final int destination, final int ports, final int protocol)
+    {
+        key.ipv6(
+            buffer.getLong(source, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(source + 8, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(destination, ByteOrder.LITTLE_ENDIAN),
+            buffer.getLong(destination + 8, ByteOrder.LITTLE_ENDIAN),
+            ports,
+            protocol);
+    }
+
+    // Walks RFC 8200 §4 extension headers from {@code offset}; sets walkNextHeader/walkOffset/walkFragment.
+    private int walkExtensions(final MutableDirectBuffer buffer, final int firstNextHeader, final int offset,
+        final int packetEnd)
+    {
+        int nextHeader = firstNextHeader;
+        int at = offset;
+        boolean fragment = false;
+        for (int walked = 0; ; walked++)
+        {
+            final boolean generic = nextHeader == Protocols.IPPROTO_HOPOPTS ||
+                nextHeader == Protocols.IPPROTO_ROUTING || nextHeader == Protocols.IPPROTO_DSTOPTS;
+            if (!generic && nextHeader != Protocols.IPPROTO_FRAGMENT)
+            {
+                break;
+            }
+            if (walked == MAX_IPV6_EXTENSION_HEADERS)
+            {
+                return dropCode(DropReason.IPV6_EXTENSION_CHAIN_TOO_LONG);
+            }
+            if (packetEnd - at < Ipv6Header.EXTENSION_MIN_LENGTH)
+            {
+                return dropCode(DropReason.IPV6_EXTENSION_TRUNCATED);
+            }
+            final int headerLength = generic ?
+                ((buffer.getByte(at + 1) & 0xFF) + 1) << 3 : Ipv6Header.FRAGMENT_HEADER_LENGTH;
+            if (headerLength > packetEnd - at)
+            {
+                return dropCode(DropReason.IPV6_EXTENSION_TRUNCATED);
+            }
+            fragment |= !generic;
+            nextHeader = buffer.getByte(at) & 0xFF;
+            at += headerLength;
+        }
+        walkNextHeader = nextHeader;
+        walkOffset = at;
+        walkFragment = fragment;
+        return 0;
+    }
+
+    /**
+     * Returns where the encapsulated frame starts, after FORWARD.
+     *
+     * @return offset in the buffer.
+     */
+    public int outOffset()
+    {
+        return outOffset;
+    }
+
+    /**
+     * Returns the encapsulated frame's length, after FORWARD.
+     *
+     * @return length.
+     */
+    public int outLength()
+    {
+        return outLength;
+    }
+
+    /**
+     * Returns the drop reason ordinal, after DROP.
+     *
+     * @return {@link DropReason} ordinal.
+     */
+    public int dropReason()
+    {
+        return dropReason;
+    }
+
+    /**
+     * Returns the backend slot chosen, after FORWARD.
+     *
+     * @return backend slot.
+     */
+    public int backend()
+    {
+        return backend;
+    }
+
+    /**
+     * Returns the flow key of the last frame that reached VIP matching.
+     *
+     * @return the key holder (overwritten by the next frame).
+     */
+    public FlowKey lastKey()
+    {
+        return key;
+    }
+
+    /**
+     * Returns this worker's counters.
+     *
+     * @return counters.
+     */
+    public PipelineCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * Returns this worker's connection table.
+     *
+     * @return the table.
+     */
+    public ConnectionTable connections()
+    {
+        return connections;
+    }
+}

@@ -1,0 +1,115 @@
+package io.sluice.forwarder.protocol;
+
+import java.nio.ByteOrder;
+
+/**
+ * IPv6 fixed header (RFC 8200 §3).
+ * <pre>
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |Version| Traffic Class |           Flow Label                  |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |         Payload Length        |  Next Header  |   Hop Limit   |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                    Source Address (128 bits)                  |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                 Destination Address (128 bits)                |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * </pre>
+ * Extension headers (RFC 8200 §4) other than Fragment share the layout {next header, length in 8-octet units
+ * not counting the first 8}; the Fragment header is 8 octets with the offset and M flag in its second word.
+ */
+public final class Ipv6Header extends HeaderFlyweight
+{
+    public static final int VERSION_CLASS_FLOW_FIELD_OFFSET = 0;
+    public static final int PAYLOAD_LENGTH_FIELD_OFFSET = 4;
+    public static final int NEXT_HEADER_FIELD_OFFSET = 6;
+    public static final int HOP_LIMIT_FIELD_OFFSET = 7;
+    public static final int SOURCE_FIELD_OFFSET = 8;
+    public static final int DESTINATION_FIELD_OFFSET = 24;
+    public static final int LENGTH = 40;
+    public static final int ADDRESS_LENGTH = 16;
+
+    public static final int EXTENSION_MIN_LENGTH = 8;
+    public static final int FRAGMENT_HEADER_LENGTH = 8;
+    public static final int FRAGMENT_OFFSET_FLAGS_FIELD_OFFSET = 2;
+    public static final int FRAGMENT_OFFSET_MASK = 0xFFF8;
+    public static final int FRAGMENT_MORE_FLAG = 0x0001;
+
+    /**
+     * Returns the version nibble.
+     *
+     * @return 6 for a well-formed header.
+     */
+    public int version()
+    {
+        return (buffer.getByte(offset) & 0xF0) >>> 4;
+    }
+
+    /**
+     * Returns the traffic class: DSCP (6 bits) and ECN (2 bits).
+     *
+     * @return traffic class.
+     */
+    public int trafficClass()
+    {
+        return (buffer.getShort(offset, ByteOrder.BIG_ENDIAN) >>> 4) & 0xFF;
+    }
+
+    /**
+     * Returns the payload length (everything after the fixed header).
+     *
+     * @return length in bytes.
+     */
+    public int payloadLength()
+    {
+        return buffer.getShort(offset + PAYLOAD_LENGTH_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+    }
+
+    /**
+     * Returns the next header of the fixed header.
+     *
+     * @return IP protocol number.
+     */
+    public int nextHeader()
+    {
+        return buffer.getByte(offset + NEXT_HEADER_FIELD_OFFSET) & 0xFF;
+    }
+
+    /**
+     * Writes a fixed header.
+     *
+     * @param trafficClass   DSCP and ECN.
+     * @param flowLabel      20-bit flow label.
+     * @param payloadLength  bytes after this header.
+     * @param nextHeader     protocol of the payload.
+     * @param hopLimit       hop limit.
+     * @param sourceHigh     source address, first 8 octets as a big-endian long.
+     * @param sourceLow      source address, last 8 octets.
+     * @param destinationHigh destination address, first 8 octets.
+     * @param destinationLow  destination address, last 8 octets.
+     * @return this.
+     */
+    public Ipv6Header write(
+        final int trafficClass,
+        final int flowLabel,
+        final int payloadLength,
+        final int nextHeader,
+        final int hopLimit,
+        final long sourceHigh,
+        final long sourceLow,
+        final long destinationHigh,
+        final long destinationLow)
+    {
+        buffer.putInt(offset, 0x6000_0000 | (trafficClass << 20) | (flowLabel & 0xF_FFFF), ByteOrder.BIG_ENDIAN);
+        buffer.putInt(
+            offset + PAYLOAD_LENGTH_FIELD_OFFSET, (payloadLength << 16) | (nextHeader << 8) | hopLimit,
+            ByteOrder.BIG_ENDIAN);
+        buffer.putLong(offset + SOURCE_FIELD_OFFSET, sourceHigh, ByteOrder.BIG_ENDIAN);
+        buffer.putLong(offset + SOURCE_FIELD_OFFSET + 8, sourceLow, ByteOrder.BIG_ENDIAN);
+        buffer.putLong(offset + DESTINATION_FIELD_OFFSET, destinationHigh, ByteOrder.BIG_ENDIAN);
+        buffer.putLong(offset + DESTINATION_FIELD_OFFSET + 8, destinationLow, ByteOrder.BIG_ENDIAN);
+        return this;
+    }
+}
