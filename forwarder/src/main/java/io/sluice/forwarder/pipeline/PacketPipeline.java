@@ -397,7 +397,9 @@ public final class PacketPipeline
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
         }
         final int protocol = quoted.protocol();
-        if (protocol != Protocols.IPPROTO_TCP && protocol != Protocols.IPPROTO_UDP)
+        // A quoted non-first fragment carries payload where the ports would be: no flow to key on.
+        final boolean laterFragment = (quoted.flagsAndFragmentOffset() & Ipv4Header.FRAGMENT_OFFSET_MASK) != 0;
+        if (laterFragment || (protocol != Protocols.IPPROTO_TCP && protocol != Protocols.IPPROTO_UDP))
         {
             return passCode(PassReason.NOT_LOAD_BALANCED);
         }
@@ -548,6 +550,12 @@ public final class PacketPipeline
             fragment |= !generic;
             nextHeader = buffer.getByte(at) & 0xFF;
             at += headerLength;
+            if (!generic)
+            {
+                // RFC 8200 §4.5: after the Fragment header comes the fragmentable part, which in a non-first
+                // fragment is bare payload. Stop here so every fragment keys on the Fragment header's next header.
+                break;
+            }
         }
         walkNextHeader = nextHeader;
         walkOffset = at;

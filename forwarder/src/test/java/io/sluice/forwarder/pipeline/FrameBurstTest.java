@@ -1,0 +1,250 @@
+package io.sluice.forwarder.pipeline;
+
+import io.sluice.forwarder.lb.Vip;
+import io.sluice.forwarder.testing.HexDump;
+import io.sluice.forwarder.testing.PacketBuilder;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static io.sluice.forwarder.pipeline.PipelineTestbed.ANY_PORT_V4;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.CLIENT_V4;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.CLIENT_V6;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.DNS_V4;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.DNS_V6;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.EMPTY_V4;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.OWN_MAC;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.ROUTER_MAC;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.ROUTER_V4;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.V6_BACKEND_V4;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.WEB_V4;
+import static io.sluice.forwarder.pipeline.PipelineTestbed.WEB_V6;
+import static io.sluice.forwarder.testing.FlowKeyBytes.flow;
+import static io.sluice.forwarder.testing.FlowKeyBytes.fragment;
+import static io.sluice.forwarder.testing.PacketBuilder.PROTO_TCP;
+import static io.sluice.forwarder.testing.PacketBuilder.PROTO_UDP;
+import static io.sluice.forwarder.testing.PacketBuilder.TCP_SYN;
+import static io.sluice.forwarder.testing.PacketBuilder.packet;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * {@link PacketPipeline#processBurst} over a full burst of mixed frames, each in its own buffer with its own
+ * headroom, as the DPDK port hands them over: every frame's verdict, drop reason, offset and length must be written
+ * back, forwarded frames must hold the exact tunnel frame, and the others must be left as received.
+ */
+class FrameBurstTest
+{
+    private static final String VIP_V4 = "10.0.0.1";
+    private static final String VIP_V6 = "2001:db8::1";
+
+    private final PipelineTestbed bed = PipelineTestbed.standard();
+
+    private static PacketBuilder ipv4(final String source, final String destination)
+    {
+        return packet().ethernet(OWN_MAC, ROUTER_MAC).ipv4(source, destination);
+    }
+
+    private static PacketBuilder ipv6(final String source, final String destination)
+    {
+        return packet().ethernet(OWN_MAC, ROUTER_MAC).ipv6(source, destination);
+    }
+
+    private Fixture forward(final String description, final int headroom, final PacketBuilder packet, final Vip vip,
+        final byte[] key)
+    {
+        return Fixture.forward(description, bed, headroom, packet, vip, key);
+    }
+
+    private List<Fixture> mixedBurst()
+    {
+        final List<Fixture> frames = new ArrayList<>();
+        final byte[] webKey = flow(CLIENT_V4, VIP_V4, 40000, 80, PROTO_TCP);
+        frames.add(forward("IPv4 TCP SYN", 128, ipv4(CLIENT_V4, VIP_V4).tcp(40000, 80).tcpFlags(TCP_SYN), WEB_V4,
+            webKey));
+        frames.add(Fixture.pass("ARP", bed, packet().ethernet(OWN_MAC, ROUTER_MAC)
+            .etherType(PacketBuilder.ETHERTYPE_ARP).payload(28).build(), PassReason.NOT_IP));
+        frames.add(forward("same flow, less headroom", 64, ipv4(CLIENT_V4, VIP_V4).tcp(40000, 80).payload(300),
+            WEB_V4, webKey));
+        frames.add(forward("IPv6 TCP", 128, ipv6(CLIENT_V6, VIP_V6).tcp(50000, 443), WEB_V6,
+            flow(CLIENT_V6, VIP_V6, 50000, 443, PROTO_TCP)));
+        frames.add(Fixture.drop("runt", bed, new byte[10], DropReason.FRAME_TRUNCATED));
+        frames.add(forward("VLAN UDP, exactly enough headroom", 20,
+            ipv4(CLIENT_V4, VIP_V4).vlan(100).udp(33333, 53).payload(20), DNS_V4,
+            flow(CLIENT_V4, VIP_V4, 33333, 53, PROTO_UDP)));
+        frames.add(Fixture.pass("no VIP", bed, ipv4(CLIENT_V4, "10.0.0.9").tcp(40000, 80).build(),
+            PassReason.NO_VIP));
+        frames.add(Fixture.pass("ICMP echo", bed, ipv4(CLIENT_V4, VIP_V4).icmpv4(8, 0, 1, new byte[16]).build(),
+            PassReason.NOT_LOAD_BALANCED));
+        frames.add(forward("ICMPv4 fragmentation needed for the first flow", 128,
+            ipv4(ROUTER_V4, VIP_V4).icmpv4(3, 4, 1400,
+                packet().ipv4(VIP_V4, CLIENT_V4).tcp(80, 40000).buildIpPacket()), WEB_V4, webKey));
+        frames.add(forward("IPv4 UDP fragment", 128,
+            ipv4(CLIENT_V4, VIP_V4).fragment(20, false).protocol(PROTO_UDP).payload(30), DNS_V4,
+            fragment(CLIENT_V4, VIP_V4, PROTO_UDP)));
+        frames.add(Fixture.dropAfterSelection("no backend", bed, 128, ipv4(CLIENT_V4, "10.0.0.3").tcp(40000, 80)
+            .build(), DropReason.NO_BACKEND, EMPTY_V4, flow(CLIENT_V4, "10.0.0.3", 40000, 80, PROTO_TCP)));
+        frames.add(Fixture.dropAfterSelection("headroom 10", bed, 10, ipv4(CLIENT_V4, VIP_V4).tcp(40001, 80).build(),
+            DropReason.NO_HEADROOM, WEB_V4, flow(CLIENT_V4, VIP_V4, 40001, 80, PROTO_TCP)));
+        frames.add(Fixture.drop("IHL 4", bed, ipv4(CLIENT_V4, VIP_V4).ihl(4).tcp(40000, 80).build(),
+            DropReason.IPV4_BAD_IHL));
+        frames.add(forward("IPv6 extension headers", 128,
+            ipv6(CLIENT_V6, VIP_V6).hopByHop(8).routing(4, 0, 24).tcp(50001, 443), WEB_V6,
+            flow(CLIENT_V6, VIP_V6, 50001, 443, PROTO_TCP)));
+        frames.add(forward("IPv4 client, IPv6 backend", 200, ipv4(CLIENT_V4, "10.0.0.4").tcp(40000, 443),
+            V6_BACKEND_V4, flow(CLIENT_V4, "10.0.0.4", 40000, 443, PROTO_TCP)));
+        frames.add(forward("IPv6 client, IPv4 backend", 128, ipv6(CLIENT_V6, VIP_V6).udp(50000, 53), DNS_V6,
+            flow(CLIENT_V6, VIP_V6, 50000, 53, PROTO_UDP)));
+        frames.add(Fixture.drop("UDP length 7", bed, ipv4(CLIENT_V4, VIP_V4).udp(1, 53).udpLength(7).build(),
+            DropReason.UDP_BAD_LENGTH));
+        final int[] headrooms = {24, 128, 256, 44};
+        for (int port = 1; frames.size() < FrameBurst.MAX_BURST; port++)
+        {
+            frames.add(forward("all-ports VIP port " + port, headrooms[port % headrooms.length],
+                ipv4(CLIENT_V4, "10.0.0.2").tcp(50000 + port, port).payload(port), ANY_PORT_V4,
+                flow(CLIENT_V4, "10.0.0.2", 50000 + port, port, PROTO_TCP)));
+        }
+        return frames;
+    }
+
+    @Test
+    void writesBackEveryFramesVerdictOffsetAndLength()
+    {
+        final List<Fixture> frames = mixedBurst();
+        assertEquals(FrameBurst.MAX_BURST, frames.size());
+        final FrameBurst burst = new FrameBurst();
+        final byte[][] memory = load(burst, frames);
+
+        final int forwarded = bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS);
+
+        int expectedForwarded = 0;
+        for (int i = 0; i < frames.size(); i++)
+        {
+            final Fixture frame = frames.get(i);
+            frame.recordExpectedCounters();
+            final String what = "frame " + i + " (" + frame.description() + ")";
+            assertEquals(Verdict.name(frame.verdict()), Verdict.name(burst.verdict(i)), what);
+            if (frame.verdict() == Verdict.FORWARD)
+            {
+                expectedForwarded++;
+                assertEquals(frame.expectedOutOffset(), burst.offset(i), what + " offset");
+                assertEquals(frame.expectedOutput().length, burst.length(i), what + " length");
+                final byte[] actual = Arrays.copyOfRange(memory[i], burst.offset(i), burst.offset(i) + burst.length(i));
+                assertArrayEquals(frame.expectedOutput(), actual, () -> what + "\nexpected:\n" +
+                    HexDump.hex(frame.expectedOutput()) + "actual:\n" + HexDump.hex(actual));
+            }
+            else
+            {
+                assertEquals(frame.headroom(), burst.offset(i), what + " offset untouched");
+                assertEquals(frame.input().length, burst.length(i), what + " length untouched");
+                assertArrayEquals(frame.input(), Arrays.copyOfRange(memory[i], frame.headroom(), memory[i].length),
+                    what + " bytes untouched");
+                if (frame.verdict() == Verdict.DROP)
+                {
+                    assertEquals(frame.dropReason(), DropReason.get(burst.dropReason(i)), what + " drop reason");
+                }
+            }
+        }
+        assertEquals(expectedForwarded, forwarded, "forwarded count returned");
+        bed.expected.assertMatches("burst", bed.counters);
+    }
+
+    @Test
+    void processesTheSameBurstObjectAgainWithFreshFrames()
+    {
+        final List<Fixture> frames = mixedBurst();
+        final FrameBurst burst = new FrameBurst();
+        load(burst, frames);
+        final int first = bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS);
+        for (final Fixture frame : frames)
+        {
+            frame.recordExpectedCounters();
+        }
+        // The I/O layer re-wraps every slot for the next burst; the connection table now knows every flow.
+        final byte[][] memory = load(burst, frames);
+        final int second = bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS + 1_000);
+        assertEquals(first, second);
+        for (int i = 0; i < frames.size(); i++)
+        {
+            final Fixture frame = frames.get(i);
+            frame.recordExpectedCounters();
+            assertEquals(frame.verdict(), burst.verdict(i), frame.description());
+            if (frame.verdict() == Verdict.FORWARD)
+            {
+                assertArrayEquals(frame.expectedOutput(),
+                    Arrays.copyOfRange(memory[i], burst.offset(i), burst.offset(i) + burst.length(i)),
+                    frame.description());
+            }
+        }
+        bed.expected.assertMatches("two bursts", bed.counters);
+    }
+
+    @Test
+    void processesAnEmptyBurst()
+    {
+        final FrameBurst burst = new FrameBurst();
+        burst.count(0);
+        assertEquals(0, bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS));
+        bed.expected.assertMatches("empty burst", bed.counters);
+    }
+
+    @Test
+    void rejectsABurstLargerThanThirtyTwo()
+    {
+        final FrameBurst burst = new FrameBurst();
+        assertThrows(IllegalArgumentException.class, () -> burst.count(FrameBurst.MAX_BURST + 1));
+        assertThrows(IllegalArgumentException.class, () -> burst.count(-1));
+    }
+
+    @Test
+    void takesUpANewSnapshotOnlyAtTheStartOfABurst()
+    {
+        final byte[] frame = ipv4(CLIENT_V4, "10.0.0.3").tcp(40000, 80).build();
+        final FrameBurst burst = new FrameBurst();
+        burst.buffer(0).wrap(copyBehindHeadroom(frame, 128));
+        burst.frame(0, 128, frame.length);
+        burst.count(1);
+        assertEquals(0, bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS));
+        assertEquals(DropReason.NO_BACKEND, DropReason.get(burst.dropReason(0)));
+
+        bed.state.addBackend(EMPTY_V4, PipelineTestbed.inet("192.168.7.10"), 1, true);
+        bed.publisher.publish(bed.state.snapshot());
+        // Published mid-burst: the frame still sees the snapshot the burst started with.
+        assertEquals(Verdict.DROP, bed.pipeline.process(new UnsafeBuffer(copyBehindHeadroom(frame, 128)), 128,
+            frame.length));
+
+        final byte[] memory = copyBehindHeadroom(frame, 128);
+        burst.buffer(0).wrap(memory);
+        burst.frame(0, 128, frame.length);
+        assertEquals(1, bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS));
+        assertEquals(Verdict.FORWARD, burst.verdict(0));
+        final int outer = burst.offset(0);
+        assertArrayEquals(PacketBuilder.address("192.168.7.10"), Arrays.copyOfRange(memory, outer + 30, outer + 34),
+            "outer destination is the new backend");
+    }
+
+    private static byte[][] load(final FrameBurst burst, final List<Fixture> frames)
+    {
+        final byte[][] memory = new byte[frames.size()][];
+        for (int i = 0; i < frames.size(); i++)
+        {
+            final Fixture frame = frames.get(i);
+            memory[i] = copyBehindHeadroom(frame.input(), frame.headroom());
+            burst.buffer(i).wrap(memory[i]);
+            burst.frame(i, frame.headroom(), frame.input().length);
+        }
+        burst.count(frames.size());
+        return memory;
+    }
+
+    private static byte[] copyBehindHeadroom(final byte[] frame, final int headroom)
+    {
+        final byte[] memory = new byte[headroom + frame.length];
+        System.arraycopy(frame, 0, memory, headroom, frame.length);
+        return memory;
+    }
+}
