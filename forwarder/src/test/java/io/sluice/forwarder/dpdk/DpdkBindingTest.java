@@ -1,0 +1,136 @@
+package io.sluice.forwarder.dpdk;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The jnr-ffi binding against the real shim and a real EAL on a net_ring loopback port: what is sent on a
+ * queue comes back on the same queue, so frames written through Agrona buffers over mbuf memory can be checked
+ * byte for byte. EAL can start once per JVM, so this class owns it for the test run.
+ */
+class DpdkBindingTest
+{
+    private static final int MBUFS = 1023;
+    private static Dpdk dpdk;
+    private static ShimLibrary shim;
+    private static long pool;
+    private static int port;
+
+    @BeforeAll
+    static void startEal()
+    {
+        dpdk = Dpdk.load();
+        shim = dpdk.library();
+        dpdk.initEal(List.of("-l", "0", "--no-pci", "--no-huge", "-m", "128", "--no-telemetry",
+            "--log-level=warning", "--file-prefix=sluice-binding-test-" + ProcessHandle.current().pid(),
+            "--vdev=net_ring0"));
+        pool = dpdk.createMempool("binding-test", MBUFS, 0, 2048 + DescriptorLayout.MBUF_HEADROOM);
+        port = dpdk.portByName("net_ring0");
+        dpdk.check(shim.sluice_port_configure(port, pool, 1, 1, 0, 0, 0, 0), "configure");
+        dpdk.check(shim.sluice_port_start(port), "start");
+    }
+
+    @AfterAll
+    static void stopEal()
+    {
+        if (dpdk != null && dpdk.isEalInitialised())
+        {
+            shim.sluice_port_stop(port);
+            shim.sluice_port_close(port);
+            shim.sluice_mempool_free(pool);
+            dpdk.cleanupEal();
+        }
+    }
+
+    @Test
+    void reportsItsVersionAndAgreesOnLayout()
+    {
+        assertTrue(dpdk.version().startsWith("DPDK "), dpdk.version());
+        final int[] layout = new int[64];
+        final int count = shim.sluice_layout(layout, layout.length);
+        assertEquals(null, DescriptorLayout.mismatch(layout, count));
+        layout[DescriptorLayout.EXPECTED.length - 1]++;
+        assertTrue(DescriptorLayout.mismatch(layout, count).contains("STATS_RX_NOMBUF"));
+    }
+
+    @Test
+    void sendsAndReceivesFramesThroughMbufMemoryWithoutCopies()
+    {
+        final DescriptorArray tx = new DescriptorArray(DescriptorLayout.BURST_MAX);
+        final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
+        final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
+        final int n = 8;
+        assertEquals(n, shim.sluice_alloc_burst(pool, tx.address(), n));
+        for (int i = 0; i < n; i++)
+        {
+            assertEquals(DescriptorLayout.MBUF_HEADROOM, tx.dataOff(i));
+            frame.wrap(tx.bufAddr(i), tx.bufLen(i));
+            final int length = 60 + i;
+            for (int b = 0; b < length; b++)
+            {
+                frame.putByte(tx.dataOff(i) + b, (byte)(i * 31 + b));
+            }
+            // Prepend 24 bytes in the headroom, as GRE encapsulation does.
+            final int start = tx.dataOff(i) - 24;
+            frame.setMemory(start, 24, (byte)0xEE);
+            tx.frame(i, start, length + 24);
+        }
+        assertEquals(n, shim.sluice_tx_burst(port, 0, tx.address(), n));
+
+        assertEquals(n, shim.sluice_rx_burst(port, 0, rx.address(), DescriptorLayout.BURST_MAX));
+        for (int i = 0; i < n; i++)
+        {
+            assertEquals(60 + i + 24, rx.dataLen(i));
+            assertEquals(DescriptorLayout.MBUF_HEADROOM - 24, rx.dataOff(i));
+            assertEquals(0, rx.flags(i) & DescriptorLayout.FLAG_MULTISEG);
+            frame.wrap(rx.bufAddr(i), rx.bufLen(i));
+            final byte[] expected = new byte[60 + i + 24];
+            final byte[] actual = new byte[expected.length];
+            for (int b = 0; b < expected.length; b++)
+            {
+                expected[b] = b < 24 ? (byte)0xEE : (byte)(i * 31 + b - 24);
+            }
+            frame.getBytes(rx.dataOff(i), actual);
+            assertArrayEquals(expected, actual, "frame " + i);
+        }
+        shim.sluice_free_burst(rx.address(), n);
+        assertEquals(MBUFS, shim.sluice_mempool_avail(pool), "every mbuf back in the pool");
+    }
+
+    @Test
+    void rejectsAFrameBeyondItsBufferAndFreesIt()
+    {
+        final DescriptorArray tx = new DescriptorArray(2);
+        assertEquals(2, shim.sluice_alloc_burst(pool, tx.address(), 2));
+        tx.frame(0, 0, 60);
+        tx.frame(1, tx.bufLen(1) - 10, 60);
+        assertEquals(1, shim.sluice_tx_burst(port, 0, tx.address(), 2));
+        assertTrue((tx.flags(1) & DescriptorLayout.FLAG_TX_REJECTED) != 0);
+
+        final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
+        assertEquals(1, shim.sluice_rx_burst(port, 0, rx.address(), DescriptorLayout.BURST_MAX));
+        shim.sluice_free_burst(rx.address(), 1);
+        assertEquals(MBUFS, shim.sluice_mempool_avail(pool));
+    }
+
+    @Test
+    void namesTheCallAndReasonWhenAControlCallFails()
+    {
+        final DpdkException missing = assertThrows(DpdkException.class, () -> dpdk.portByName("net_nothing9"));
+        assertTrue(missing.getMessage().contains("net_nothing9"), missing.getMessage());
+        final DpdkException again = assertThrows(DpdkException.class, () -> dpdk.initEal(List.of("--no-pci")));
+        assertTrue(again.getMessage().contains("already"), again.getMessage());
+        final DpdkException duplicate = assertThrows(DpdkException.class,
+            () -> dpdk.createMempool("binding-test", 63, 0, 2176));
+        assertTrue(duplicate.getMessage().contains("binding-test"), duplicate.getMessage());
+    }
+}
