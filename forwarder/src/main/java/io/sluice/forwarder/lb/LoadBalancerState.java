@@ -1,5 +1,6 @@
 package io.sluice.forwarder.lb;
 
+import io.sluice.common.Vip;
 import io.sluice.common.maglev.MaglevBackend;
 import io.sluice.common.maglev.MaglevTable;
 import io.sluice.common.maglev.MaglevTableBuilder;

@@ -1,5 +1,6 @@
 package io.sluice.forwarder.lb;
 
+import io.sluice.common.Vip;
 import org.agrona.BitUtil;
 
 /**

@@ -1,5 +1,6 @@
 package io.sluice.forwarder.lb;
 
+import io.sluice.common.Vip;
 import io.sluice.forwarder.pipeline.DropReason;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;

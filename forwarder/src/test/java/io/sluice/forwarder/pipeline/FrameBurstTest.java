@@ -1,6 +1,6 @@
 package io.sluice.forwarder.pipeline;
 
-import io.sluice.forwarder.lb.Vip;
+import io.sluice.common.Vip;
 import io.sluice.forwarder.testing.HexDump;
 import io.sluice.forwarder.testing.PacketBuilder;
 import org.agrona.concurrent.UnsafeBuffer;

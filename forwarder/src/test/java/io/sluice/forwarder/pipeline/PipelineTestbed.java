@@ -1,11 +1,11 @@
 package io.sluice.forwarder.pipeline;
 
+import io.sluice.common.Vip;
 import io.sluice.common.maglev.MaglevTable;
 import io.sluice.common.maglev.MaglevTableBuilder;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.lb.SnapshotPublisher;
-import io.sluice.forwarder.lb.Vip;
 import io.sluice.forwarder.testing.FlowKeyBytes;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.TunnelFrames;

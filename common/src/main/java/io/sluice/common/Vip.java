@@ -1,4 +1,4 @@
-package io.sluice.forwarder.lb;
+package io.sluice.common;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
