@@ -1,0 +1,144 @@
+package io.sluice.common.config;
+
+import io.sluice.common.maglev.MaglevTableBuilder;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The {@code forwarder} section, validated and with every default applied. The forwarder maps it onto its own
+ * settings (DPDK EAL, ports, workers, {@code PipelineConfig}); the controller reads the shared-memory locations.
+ *
+ * @param ealArgs         DPDK EAL arguments as written, without argv[0] (see {@link NodeConfig#ealArgv(String)}).
+ * @param ports           the DPDK ports, at least one, names unique.
+ * @param workers         the workers, at least one, cores unique, queues resolved.
+ * @param mbufsPerWorker  packet buffers in each worker's pool.
+ * @param idleStrategy    how a worker waits when it found no work.
+ * @param countersDir     the absolute directory under which each node keeps its shared-memory files, in
+ *                        {@code <countersDir>/<node name>/}.
+ * @param ownMac          the source MAC of encapsulated frames, or null for "auto" (the transmit port's MAC).
+ * @param nextHopMac      the unicast MAC encapsulated frames are sent to.
+ * @param tunnelSourceV4  outer source address for IPv4 backends, or null when there is none.
+ * @param tunnelSourceV6  outer source address for IPv6 backends, or null when there is none.
+ * @param hashSeed        the flow hash seed as 64 bits (0xffffffffffffffff in the file is -1 here); the same on every
+ *                        forwarder behind one router.
+ * @param maglevTableSize Maglev table size M, a prime.
+ * @param tunnelMtu       the largest outer IP packet the path to the backends carries, 576..65535.
+ * @param maxVips         VIP capacity, fixed at start.
+ * @param maxBackends     backend capacity over all VIPs, fixed at start.
+ * @param connectionTable the per-worker connection table.
+ * @param control         the command channel from the controller.
+ */
+public record ForwarderConfig(
+    List<String> ealArgs,
+    List<PortConfig> ports,
+    List<WorkerConfig> workers,
+    int mbufsPerWorker,
+    IdleStrategyKind idleStrategy,
+    Path countersDir,
+    MacAddress ownMac,
+    MacAddress nextHopMac,
+    Inet4Address tunnelSourceV4,
+    Inet6Address tunnelSourceV6,
+    long hashSeed,
+    int maglevTableSize,
+    int tunnelMtu,
+    int maxVips,
+    int maxBackends,
+    ConnectionTableConfig connectionTable,
+    ControlChannelConfig control)
+{
+    public static final int DEFAULT_MBUFS_PER_WORKER = 8191;
+    public static final int MIN_MBUFS_PER_WORKER = 1023;
+    public static final IdleStrategyKind DEFAULT_IDLE_STRATEGY = IdleStrategyKind.BUSY_SPIN;
+    public static final Path DEFAULT_COUNTERS_DIR = Path.of("/dev/shm/sluice");
+    public static final long DEFAULT_HASH_SEED = 0;
+    public static final int DEFAULT_MAGLEV_TABLE_SIZE = MaglevTableBuilder.DEFAULT_TABLE_SIZE;
+    public static final int DEFAULT_TUNNEL_MTU = 9000;
+    public static final int MIN_TUNNEL_MTU = 576;
+    public static final int MAX_TUNNEL_MTU = 65535;
+    public static final int DEFAULT_MAX_VIPS = 256;
+    public static final int MAX_MAX_VIPS = 65536;
+    public static final int DEFAULT_MAX_BACKENDS = 4096;
+    public static final int MAX_MAX_BACKENDS = 1 << 20;
+
+    /**
+     * Copies the lists, so the record is immutable.
+     */
+    public ForwarderConfig
+    {
+        ealArgs = List.copyOf(ealArgs);
+        ports = List.copyOf(ports);
+        workers = List.copyOf(workers);
+    }
+
+    /**
+     * Tells whether the source MAC is the transmit port's own ({@code own_mac: auto}).
+     *
+     * @return true when {@link #ownMac()} is null.
+     */
+    public boolean ownMacAuto()
+    {
+        return ownMac == null;
+    }
+
+    /**
+     * Finds a port by name.
+     *
+     * @param name the DPDK device name.
+     * @return the port, or null when none has that name.
+     */
+    public PortConfig port(final String name)
+    {
+        for (final PortConfig port : ports)
+        {
+            if (port.name().equals(name))
+            {
+                return port;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Returns how many receive queues a port needs: one more than the highest queue a worker polls. The loader makes
+     * sure the queues in use are exactly 0..n-1, because RSS spreads packets over every configured queue and a queue
+     * that no worker polls would lose its packets silently.
+     *
+     * @param portName the DPDK device name.
+     * @return the number of receive queues, 0 when no worker receives from the port.
+     */
+    public int rxQueueCount(final String portName)
+    {
+        int count = 0;
+        for (final WorkerConfig worker : workers)
+        {
+            if (worker.rxPort().equals(portName))
+            {
+                count = Math.max(count, worker.rxQueue() + 1);
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Returns how many transmit queues a port needs: one more than the highest queue a worker sends on.
+     *
+     * @param portName the DPDK device name.
+     * @return the number of transmit queues, 0 when no worker transmits on the port.
+     */
+    public int txQueueCount(final String portName)
+    {
+        int count = 0;
+        for (final WorkerConfig worker : workers)
+        {
+            if (worker.txPort().equals(portName))
+            {
+                count = Math.max(count, worker.txQueue() + 1);
+            }
+        }
+        return count;
+    }
+}

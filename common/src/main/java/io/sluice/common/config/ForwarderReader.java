@@ -1,0 +1,218 @@
+package io.sluice.common.config;
+
+import io.sluice.common.maglev.MaglevTableBuilder;
+
+import java.math.BigInteger;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the {@code forwarder} section.
+ */
+final class ForwarderReader
+{
+    static final String[] KEYS = {
+        "eal_args", "ports", "workers", "mbufs_per_worker", "idle_strategy", "counters_dir", "own_mac",
+        "next_hop_mac", "tunnel_source_v4", "tunnel_source_v6", "hash_seed", "maglev_table_size", "tunnel_mtu",
+        "max_vips", "max_backends", "connection_table", "control"};
+
+    /** What DPDK device names look like (net_pcap0, 0000:3b:00.0); RTE_ETH_NAME_MAX_LEN is 64 with the NUL. */
+    private static final Pattern DEVICE_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,63}");
+
+    private ForwarderReader()
+    {
+    }
+
+    static ForwarderConfig read(final MapReader forwarder, final int availableCores) throws ConfigException
+    {
+        final List<String> ealArgs = forwarder.requiredStringList("eal_args");
+        final List<PortConfig> ports = readPorts(forwarder);
+        final List<WorkerConfig> workers = WorkersReader.read(forwarder, ports, availableCores);
+        final int mbufs = forwarder.optionalInt("mbufs_per_worker", ForwarderConfig.DEFAULT_MBUFS_PER_WORKER,
+            ForwarderConfig.MIN_MBUFS_PER_WORKER, Integer.MAX_VALUE);
+        checkMbufsCoverRings(forwarder, mbufs, ports, workers);
+        final IdleStrategyKind idleStrategy = readIdleStrategy(forwarder);
+        final Path countersDir = readCountersDir(forwarder);
+        final String ownMacText = forwarder.optionalString("own_mac", "auto");
+        final MacAddress ownMac =
+            "auto".equals(ownMacText) ? null : ConfigValues.unicastMac(forwarder, "own_mac", ownMacText);
+        final MacAddress nextHopMac = ConfigValues.unicastMac(forwarder, "next_hop_mac");
+        final Inet4Address tunnelSourceV4 =
+            forwarder.has("tunnel_source_v4") ? ConfigValues.ipv4(forwarder, "tunnel_source_v4") : null;
+        final Inet6Address tunnelSourceV6 =
+            forwarder.has("tunnel_source_v6") ? ConfigValues.ipv6(forwarder, "tunnel_source_v6") : null;
+        if (tunnelSourceV4 == null && tunnelSourceV6 == null)
+        {
+            throw forwarder.error("tunnel_source_v4", "required key is missing: set tunnel_source_v4, " +
+                "tunnel_source_v6 or both (the outer source address of GRE packets to backends of that family)");
+        }
+        final long hashSeed = readHashSeed(forwarder);
+        final int maglevTableSize = readMaglevTableSize(forwarder);
+        final int tunnelMtu = forwarder.optionalInt("tunnel_mtu", ForwarderConfig.DEFAULT_TUNNEL_MTU,
+            ForwarderConfig.MIN_TUNNEL_MTU, ForwarderConfig.MAX_TUNNEL_MTU);
+        final int maxVips =
+            forwarder.optionalInt("max_vips", ForwarderConfig.DEFAULT_MAX_VIPS, 1, ForwarderConfig.MAX_MAX_VIPS);
+        final int maxBackends = forwarder.optionalInt(
+            "max_backends", ForwarderConfig.DEFAULT_MAX_BACKENDS, 1, ForwarderConfig.MAX_MAX_BACKENDS);
+        return new ForwarderConfig(ealArgs, ports, workers, mbufs, idleStrategy, countersDir, ownMac, nextHopMac,
+            tunnelSourceV4, tunnelSourceV6, hashSeed, maglevTableSize, tunnelMtu, maxVips, maxBackends,
+            readConnectionTable(forwarder), readControl(forwarder));
+    }
+
+    private static List<PortConfig> readPorts(final MapReader forwarder) throws ConfigException
+    {
+        final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring");
+        final List<PortConfig> ports = new ArrayList<>(entries.size());
+        final Map<String, String> pathByName = new HashMap<>();
+        for (final MapReader entry : entries)
+        {
+            final String name = entry.requiredString("name");
+            if (!DEVICE_NAME.matcher(name).matches())
+            {
+                throw entry.error("name", "\"" + name + "\" is not a DPDK device name " +
+                    "(1 to 63 of A-Z a-z 0-9 _ . : -, e.g. net_pcap0 or 0000:3b:00.0)");
+            }
+            final String other = pathByName.putIfAbsent(name, entry.path());
+            if (other != null)
+            {
+                throw entry.error("name", "duplicate port name \"" + name + "\" (also " + other + ")");
+            }
+            final int mtu = entry.optionalInt("mtu", PortConfig.DEFAULT_MTU, PortConfig.MIN_MTU, PortConfig.MAX_MTU);
+            final int rxRing = ConfigValues.powerOfTwo(entry, "rx_ring", PortConfig.DEFAULT_RING_SIZE,
+                PortConfig.MIN_RING_SIZE, PortConfig.MAX_RING_SIZE);
+            final int txRing = ConfigValues.powerOfTwo(entry, "tx_ring", PortConfig.DEFAULT_RING_SIZE,
+                PortConfig.MIN_RING_SIZE, PortConfig.MAX_RING_SIZE);
+            ports.add(new PortConfig(name, mtu, rxRing, txRing));
+        }
+        return ports;
+    }
+
+    /**
+     * A worker's pool fills its receive ring at start and holds its transmit ring's frames in flight; a smaller
+     * pool fails queue setup or starves the receive ring under load.
+     */
+    private static void checkMbufsCoverRings(final MapReader forwarder, final int mbufs, final List<PortConfig> ports,
+        final List<WorkerConfig> workers) throws ConfigException
+    {
+        for (int i = 0; i < workers.size(); i++)
+        {
+            final WorkerConfig worker = workers.get(i);
+            final int rxRing = find(ports, worker.rxPort()).rxRing();
+            final int txRing = find(ports, worker.txPort()).txRing();
+            if (mbufs < rxRing + txRing)
+            {
+                throw forwarder.error("mbufs_per_worker", mbufs + " buffers cannot fill the receive ring (" + rxRing +
+                    " on " + worker.rxPort() + ") plus the transmit ring (" + txRing + " on " + worker.txPort() +
+                    ") of " + forwarder.pathOf("workers") + "[" + i + "]: use at least " + (rxRing + txRing) +
+                    " (DPDK pools are best sized 2^n - 1, e.g. " + ((Integer.highestOneBit(rxRing + txRing) << 1) - 1) +
+                    ")");
+            }
+        }
+    }
+
+    private static PortConfig find(final List<PortConfig> ports, final String name)
+    {
+        for (final PortConfig port : ports)
+        {
+            if (port.name().equals(name))
+            {
+                return port;
+            }
+        }
+        throw new IllegalStateException("worker port " + name + " was checked against the ports");
+    }
+
+    private static IdleStrategyKind readIdleStrategy(final MapReader forwarder) throws ConfigException
+    {
+        final String name =
+            forwarder.optionalString("idle_strategy", ForwarderConfig.DEFAULT_IDLE_STRATEGY.yamlName());
+        final IdleStrategyKind kind = IdleStrategyKind.fromYamlName(name);
+        if (kind == null)
+        {
+            throw forwarder.error("idle_strategy", "expected busy-spin, backoff or yield; got \"" + name + "\"");
+        }
+        return kind;
+    }
+
+    private static Path readCountersDir(final MapReader forwarder) throws ConfigException
+    {
+        if (!forwarder.has("counters_dir"))
+        {
+            return ForwarderConfig.DEFAULT_COUNTERS_DIR;
+        }
+        final String text = forwarder.requiredString("counters_dir");
+        final Path dir;
+        try
+        {
+            dir = Path.of(text);
+        }
+        catch (final InvalidPathException ex)
+        {
+            throw forwarder.error("counters_dir", "\"" + text + "\" is not a path: " + ex.getReason());
+        }
+        if (!dir.isAbsolute())
+        {
+            throw forwarder.error("counters_dir", "\"" + text + "\" must be an absolute path " +
+                "(the forwarder and the controller may start in different directories)");
+        }
+        return dir.normalize();
+    }
+
+    /** Decimal numbers are signed; 0x numbers up to 0xffffffffffffffff are unsigned bit patterns. */
+    private static long readHashSeed(final MapReader forwarder) throws ConfigException
+    {
+        final Object value = forwarder.get("hash_seed");
+        if (value == null)
+        {
+            return ForwarderConfig.DEFAULT_HASH_SEED;
+        }
+        if (value instanceof BigInteger big && big.signum() > 0 && big.bitLength() <= 64)
+        {
+            return big.longValue();
+        }
+        if (value instanceof BigInteger)
+        {
+            throw forwarder.error("hash_seed", "must fit 64 bits (-2^63..2^63-1, or 0x0..0xffffffffffffffff), got " +
+                value);
+        }
+        return forwarder.integer("hash_seed", value, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    private static int readMaglevTableSize(final MapReader forwarder) throws ConfigException
+    {
+        final int size = forwarder.optionalInt("maglev_table_size", ForwarderConfig.DEFAULT_MAGLEV_TABLE_SIZE,
+            Integer.MIN_VALUE, Integer.MAX_VALUE);
+        final String problem = MaglevTableBuilder.checkTableSize(size);
+        if (problem != null)
+        {
+            throw forwarder.error("maglev_table_size", problem);
+        }
+        return size;
+    }
+
+    private static ConnectionTableConfig readConnectionTable(final MapReader forwarder) throws ConfigException
+    {
+        final MapReader table = forwarder.optionalMap(
+            "connection_table", "capacity", "tcp_idle_timeout", "udp_idle_timeout", "other_idle_timeout");
+        return new ConnectionTableConfig(
+            ConfigValues.powerOfTwo(table, "capacity", ConnectionTableConfig.DEFAULT_CAPACITY,
+                ConnectionTableConfig.MIN_CAPACITY, 1 << 30),
+            table.optionalDurationNanos("tcp_idle_timeout", ConnectionTableConfig.DEFAULT_TCP_IDLE_TIMEOUT_NS),
+            table.optionalDurationNanos("udp_idle_timeout", ConnectionTableConfig.DEFAULT_UDP_IDLE_TIMEOUT_NS),
+            table.optionalDurationNanos("other_idle_timeout", ConnectionTableConfig.DEFAULT_OTHER_IDLE_TIMEOUT_NS));
+    }
+
+    private static ControlChannelConfig readControl(final MapReader forwarder) throws ConfigException
+    {
+        final MapReader control = forwarder.optionalMap("control", "ring_capacity");
+        return new ControlChannelConfig(ConfigValues.powerOfTwo(control, "ring_capacity",
+            ControlChannelConfig.DEFAULT_RING_CAPACITY, ControlChannelConfig.MIN_RING_CAPACITY, 1 << 30));
+    }
+}

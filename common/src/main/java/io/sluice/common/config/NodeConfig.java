@@ -1,0 +1,154 @@
+package io.sluice.common.config;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One node's configuration, read from one YAML file that the forwarder reads at start and the controller reads too.
+ * See {@code docs/config.example.yaml} for every key.
+ * <p>
+ * Loading is strict: an unknown key, a missing required key, a value of the wrong type or range, a host name where an
+ * address literal belongs, or an inconsistency between sections is a {@link ConfigException} naming the file, the
+ * field path and the reason. Nothing is resolved through DNS and no type named in the file is instantiated.
+ *
+ * @param node       the {@code node} section.
+ * @param forwarder  the {@code forwarder} section, with defaults applied.
+ * @param vips       the VIPs in file order, possibly none.
+ * @param controller the {@code controller} section as plain maps, lists and scalars, unmodifiable, for the
+ *                   controller to validate; empty when absent.
+ */
+public record NodeConfig(
+    NodeIdentity node, ForwarderConfig forwarder, List<VipConfig> vips, Map<String, Object> controller)
+{
+    /** Prefixes the node name in the DPDK file prefix, so that Sluice's hugepage files are recognisable. */
+    public static final String FILE_PREFIX_PREFIX = "sluice-";
+
+    /**
+     * Copies the collections, so the record is immutable.
+     */
+    public NodeConfig
+    {
+        vips = List.copyOf(vips);
+        controller = Collections.unmodifiableMap(new LinkedHashMap<>(controller));
+    }
+
+    /**
+     * Loads a file, checking worker cores against the cores this JVM may use.
+     *
+     * @param file the YAML file.
+     * @return the configuration.
+     * @throws ConfigException when the file cannot be read or is not a valid configuration.
+     */
+    public static NodeConfig load(final Path file) throws ConfigException
+    {
+        return load(file, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Loads a file, checking worker cores against a given core count (for tests and for checking a file meant for
+     * another machine).
+     *
+     * @param file           the YAML file.
+     * @param availableCores the number of cores; workers may use cores 0 to availableCores - 1.
+     * @return the configuration.
+     * @throws ConfigException when the file cannot be read or is not a valid configuration.
+     */
+    public static NodeConfig load(final Path file, final int availableCores) throws ConfigException
+    {
+        final String name = file.toString();
+        final String text;
+        try
+        {
+            text = Files.readString(file);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            throw new ConfigException(name, "", "no such file");
+        }
+        catch (final AccessDeniedException ex)
+        {
+            throw new ConfigException(name, "", "permission denied");
+        }
+        catch (final CharacterCodingException ex)
+        {
+            throw new ConfigException(name, "", "not UTF-8 text");
+        }
+        catch (final IOException ex)
+        {
+            throw new ConfigException(name, "", "cannot read: " + ex);
+        }
+        return parse(name, text, availableCores);
+    }
+
+    /**
+     * Parses configuration text.
+     *
+     * @param file           the name to use in messages, e.g. {@code node.yaml}.
+     * @param yaml           the YAML text.
+     * @param availableCores the number of cores; workers may use cores 0 to availableCores - 1.
+     * @return the configuration.
+     * @throws ConfigException when the text is not a valid configuration.
+     */
+    public static NodeConfig parse(final String file, final String yaml, final int availableCores)
+        throws ConfigException
+    {
+        if (availableCores < 1)
+        {
+            throw new IllegalArgumentException("availableCores must be >= 1, got " + availableCores);
+        }
+        return NodeConfigReader.read(file, YamlDocument.parse(file, yaml), availableCores);
+    }
+
+    /**
+     * Returns the DPDK file prefix that keeps this node's hugepage files apart from other DPDK processes'.
+     *
+     * @return {@code sluice-<node name>}.
+     */
+    public String dpdkFilePrefix()
+    {
+        return FILE_PREFIX_PREFIX + node.name();
+    }
+
+    /**
+     * Returns the full argument vector for {@code rte_eal_init}: the program name, {@code --file-prefix=sluice-<node
+     * name>} unless the configured arguments set a file prefix, then the configured arguments.
+     *
+     * @param program argv[0].
+     * @return the arguments, unmodifiable.
+     */
+    public List<String> ealArgv(final String program)
+    {
+        final List<String> argv = new ArrayList<>(forwarder.ealArgs().size() + 2);
+        argv.add(program);
+        boolean hasFilePrefix = false;
+        for (final String arg : forwarder.ealArgs())
+        {
+            hasFilePrefix |= arg.equals("--file-prefix") || arg.startsWith("--file-prefix=");
+        }
+        if (!hasFilePrefix)
+        {
+            argv.add("--file-prefix=" + dpdkFilePrefix());
+        }
+        argv.addAll(forwarder.ealArgs());
+        return List.copyOf(argv);
+    }
+
+    /**
+     * Returns the directory of this node's shared-memory files (counters, command ring).
+     *
+     * @return {@code <counters_dir>/<node name>}.
+     */
+    public Path nodeDirectory()
+    {
+        return forwarder.countersDir().resolve(node.name());
+    }
+}

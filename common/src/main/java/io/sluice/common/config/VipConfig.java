@@ -1,0 +1,58 @@
+package io.sluice.common.config;
+
+import io.sluice.common.Vip;
+
+import java.net.InetAddress;
+import java.util.List;
+
+/**
+ * One virtual service ({@code vips[i]}).
+ *
+ * @param name     a label for logs and counters; defaults to {@code <address>:<port>/<protocol>} (IPv6 in
+ *                 brackets); unique among VIPs.
+ * @param address  the VIP address, an {@link java.net.Inet4Address} or {@link java.net.Inet6Address}.
+ * @param port     the destination port, or {@link #ALL_PORTS}.
+ * @param protocol TCP or UDP.
+ * @param backends the backends in configuration order; may be empty.
+ */
+public record VipConfig(
+    String name, InetAddress address, int port, TransportProtocol protocol, List<BackendConfig> backends)
+{
+    public static final int ALL_PORTS = 0;
+
+    /**
+     * Copies the backend list, so the record is immutable.
+     */
+    public VipConfig
+    {
+        backends = List.copyOf(backends);
+    }
+
+    /**
+     * Returns the service as the load-balancing state and the control channel name it.
+     *
+     * @return the VIP's address, port and protocol number.
+     */
+    public Vip vip()
+    {
+        return new Vip(address, port, protocol.number());
+    }
+
+    /**
+     * Returns the number of backends that take new flows.
+     *
+     * @return the backends with weight above 0.
+     */
+    public int activeBackendCount()
+    {
+        int count = 0;
+        for (final BackendConfig backend : backends)
+        {
+            if (backend.weight() > 0)
+            {
+                count++;
+            }
+        }
+        return count;
+    }
+}

@@ -1,0 +1,76 @@
+package io.sluice.common.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ConfigCheckTest
+{
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(final String... args)
+    {
+        return ConfigCheck.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out()
+    {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err()
+    {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void printsSummaryOfValidFile()
+    {
+        final int status = run("--cores", "4", NodeConfigTest.resource("full.yaml").toString());
+
+        assertEquals(ConfigCheck.OK, status, err());
+        assertEquals("", err());
+        final String summary = out();
+        assertTrue(summary.startsWith("node edge-7: 2 port(s), 3 worker(s), 2 VIP(s) of 8, 3 backend(s) of 16\n"),
+            summary);
+        assertTrue(summary.contains("  core 3   rx 0000:3b:00.0/1 -> tx net_tap0/1\n"), summary);
+        assertTrue(summary.contains("idle tcp 2h udp 45s other 250ms"), summary);
+        assertTrue(summary.contains("seed=0xdeadbeefcafef00d"), summary);
+        assertTrue(summary.contains("api "), summary);
+        assertTrue(summary.contains("2 backend(s), 1 with weight > 0"), summary);
+        assertTrue(summary.contains("[2001:db8::53]:*/udp"), summary);
+        assertTrue(summary.lines().count() < 25, summary);
+    }
+
+    @Test
+    void printsProblemAndReturnsTwoForInvalidFile(@TempDir final Path dir) throws Exception
+    {
+        final Path file = dir.resolve("node.yaml");
+        Files.writeString(file, NodeConfigErrorsTest.with("core: 0", "core: 7"));
+
+        final int status = run("--cores", "2", file.toString());
+
+        assertEquals(ConfigCheck.INVALID, status);
+        assertEquals("", out());
+        assertEquals(file + ": forwarder.workers[0].core: core 7 does not exist (this machine has cores 0-1)\n", err());
+    }
+
+    @Test
+    void printsUsageForBadArguments()
+    {
+        assertEquals(ConfigCheck.USAGE, run());
+        assertEquals(ConfigCheck.USAGE, run("--cores", "zero", "node.yaml"));
+        assertEquals(ConfigCheck.USAGE, run("a.yaml", "b.yaml"));
+        assertTrue(err().startsWith("usage: ConfigCheck [--cores N] FILE"), err());
+    }
+}
