@@ -29,6 +29,8 @@ public final class ForwardingSnapshot
     final long version;
     final VipTable vips;
     final MaglevTable[] maglev;
+    final boolean[] vipInUse;
+    final int[] vipGeneration;
     final byte[] backendState;
     final int[] backendGeneration;
     final int[] backendVip;
@@ -40,6 +42,8 @@ public final class ForwardingSnapshot
         final long version,
         final VipTable vips,
         final MaglevTable[] maglev,
+        final boolean[] vipInUse,
+        final int[] vipGeneration,
         final byte[] backendState,
         final int[] backendGeneration,
         final int[] backendVip,
@@ -50,6 +54,8 @@ public final class ForwardingSnapshot
         this.version = version;
         this.vips = vips;
         this.maglev = maglev;
+        this.vipInUse = vipInUse;
+        this.vipGeneration = vipGeneration;
         this.backendState = backendState;
         this.backendGeneration = backendGeneration;
         this.backendVip = backendVip;
@@ -100,6 +106,59 @@ public final class ForwardingSnapshot
     public boolean isUsable(final int backend, final int generation)
     {
         return backendGeneration[backend] == generation && backendState[backend] == BACKEND_UP;
+    }
+
+    /**
+     * Returns the number of VIP slots.
+     *
+     * @return VIP capacity.
+     */
+    public int vipCapacity()
+    {
+        return vipInUse.length;
+    }
+
+    /**
+     * Returns the number of backend slots.
+     *
+     * @return backend capacity.
+     */
+    public int backendCapacity()
+    {
+        return backendState.length;
+    }
+
+    /**
+     * Tells whether a VIP slot holds a VIP.
+     *
+     * @param vip VIP index.
+     * @return true when in use.
+     */
+    public boolean isVipInUse(final int vip)
+    {
+        return vipInUse[vip];
+    }
+
+    /**
+     * Returns how many times a VIP slot has been taken; a reused slot has a new generation.
+     *
+     * @param vip VIP index.
+     * @return generation.
+     */
+    public int vipGeneration(final int vip)
+    {
+        return vipGeneration[vip];
+    }
+
+    /**
+     * Tells whether a backend slot holds a backend (up or down).
+     *
+     * @param backend slot.
+     * @return true when in use.
+     */
+    public boolean isBackendInUse(final int backend)
+    {
+        return backendState[backend] != BACKEND_FREE;
     }
 
     /**

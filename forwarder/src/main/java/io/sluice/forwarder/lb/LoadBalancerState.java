@@ -32,6 +32,7 @@ public final class LoadBalancerState
     private final VipEntry[] vipsByIndex;
     private final BackendEntry[] backendsBySlot;
     private final int[] generation;
+    private final int[] vipGeneration;
     private final MaglevTable[] maglev;
     private long version;
     private boolean removed;
@@ -58,6 +59,7 @@ public final class LoadBalancerState
         vipsByIndex = new VipEntry[maxVips];
         backendsBySlot = new BackendEntry[maxBackends];
         generation = new int[maxBackends];
+        vipGeneration = new int[maxVips];
         maglev = new MaglevTable[maxVips];
         Arrays.fill(maglev, emptyTable);
     }
@@ -82,6 +84,7 @@ public final class LoadBalancerState
         final VipEntry entry = new VipEntry(vip, index);
         vipsByKey.put(vip, entry);
         vipsByIndex[index] = entry;
+        vipGeneration[index]++;
         entry.dirty = true;
         return index;
     }
@@ -297,7 +300,13 @@ public final class LoadBalancerState
             high[slot] = ipv6[slot] ? AddressWords.bigEndian64(octets, 0) : AddressWords.bigEndian32(octets) & 0xFFFF_FFFFL;
             low[slot] = ipv6[slot] ? AddressWords.bigEndian64(octets, 8) : 0;
         }
-        return new ForwardingSnapshot(version, vipTable, maglev.clone(), state, generation.clone(), backendVip, ipv6,
+        final boolean[] vipInUse = new boolean[maxVips];
+        for (final VipEntry entry : vipsByKey.values())
+        {
+            vipInUse[entry.index] = true;
+        }
+        return new ForwardingSnapshot(version, vipTable, maglev.clone(), vipInUse, vipGeneration.clone(), state,
+            generation.clone(), backendVip, ipv6,
             high, low);
     }
 

@@ -6,6 +6,7 @@ package io.sluice.forwarder.pipeline;
 public enum DropReason
 {
     FRAME_TRUNCATED("frame shorter than an Ethernet header"),
+    FRAME_CHAINED("frame spans several mbufs (larger than the mbuf data room)"),
     VLAN_TRUNCATED("frame ends inside the 802.1Q tag"),
     IPV4_TRUNCATED("frame ends inside the IPv4 header"),
     IPV4_BAD_VERSION("EtherType IPv4 but version is not 4"),

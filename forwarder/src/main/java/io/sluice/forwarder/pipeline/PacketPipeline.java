@@ -99,7 +99,22 @@ public final class PacketPipeline
     public void beginBurst(final long nowNs)
     {
         this.nowNs = nowNs;
-        snapshot = snapshots.current();
+        final ForwardingSnapshot next = snapshots.current();
+        if (next != snapshot)
+        {
+            counters.onSnapshotChange(snapshot, next);
+            snapshot = next;
+        }
+    }
+
+    /**
+     * Returns the snapshot the pipeline uses now.
+     *
+     * @return the snapshot of the current burst.
+     */
+    public ForwardingSnapshot snapshot()
+    {
+        return snapshot;
     }
 
     /**

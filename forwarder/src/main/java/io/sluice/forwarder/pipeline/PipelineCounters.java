@@ -1,5 +1,7 @@
 package io.sluice.forwarder.pipeline;
 
+import io.sluice.forwarder.lb.ForwardingSnapshot;
+
 /**
  * One worker's counters: verdicts, every drop and pass reason, per-VIP and per-backend packets and bytes, and
  * connection-table outcomes. Plain fields written only by the owning worker; the forwarder process later mirrors
@@ -30,6 +32,45 @@ public final class PipelineCounters
         vipBytes = new long[maxVips];
         backendPackets = new long[maxBackends];
         backendBytes = new long[maxBackends];
+    }
+
+    /**
+     * Zeroes the per-VIP and per-backend counters of slots that were given to a new VIP or backend, so each
+     * (slot, generation) counts from zero. Called on the worker thread when it picks up a new snapshot, before
+     * any frame is processed with it.
+     *
+     * @param previous the snapshot used so far.
+     * @param next     the snapshot about to be used.
+     */
+    public void onSnapshotChange(final ForwardingSnapshot previous, final ForwardingSnapshot next)
+    {
+        for (int vip = 0, n = Math.min(vipPackets.length, next.vipCapacity()); vip < n; vip++)
+        {
+            if (previous.vipGeneration(vip) != next.vipGeneration(vip))
+            {
+                vipPackets[vip] = 0;
+                vipBytes[vip] = 0;
+            }
+        }
+        for (int slot = 0, n = Math.min(backendPackets.length, next.backendCapacity()); slot < n; slot++)
+        {
+            if (previous.generation(slot) != next.generation(slot))
+            {
+                backendPackets[slot] = 0;
+                backendBytes[slot] = 0;
+            }
+        }
+    }
+
+    /**
+     * Counts a frame dropped before it reached the pipeline (by the I/O layer).
+     *
+     * @param reason why.
+     */
+    public void recordDrop(final DropReason reason)
+    {
+        verdicts[Verdict.DROP]++;
+        drops[reason.ordinal()]++;
     }
 
     /**

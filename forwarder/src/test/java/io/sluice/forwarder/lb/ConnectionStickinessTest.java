@@ -205,6 +205,7 @@ class ConnectionStickinessTest
         state.removeBackend(vip, backend(removed));
         final int reused = state.addBackend(vip, address("10.2.0.1"), 0, true);
         assertEquals(removed, reused, "the freed slot is reused");
+        assertTrue(counters.backendPackets(removed) > 0);
         publish();
 
         for (int flow = 0; flow < FLOWS; flow++)
@@ -215,6 +216,8 @@ class ConnectionStickinessTest
                 assertNotEquals(reused, chosen, "flow " + flow + " must not reach the new backend in the old slot");
             }
         }
+        assertEquals(0, counters.backendPackets(reused), "the new backend's counters start from zero");
+        assertEquals(0, counters.backendBytes(reused));
     }
 
     @Test

@@ -87,7 +87,8 @@ class PacketPipelineFixtureTest
                 passes.add(fixture.passReason());
             }
         }
-        assertEquals(EnumSet.allOf(DropReason.class), drops);
+        // FRAME_CHAINED is decided by the I/O layer before the pipeline sees a frame (ForwarderProcessTest).
+        assertEquals(EnumSet.complementOf(EnumSet.of(DropReason.FRAME_CHAINED)), drops);
         assertEquals(EnumSet.allOf(PassReason.class), passes);
     }
 
