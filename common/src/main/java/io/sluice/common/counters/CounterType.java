@@ -1,0 +1,242 @@
+package io.sluice.common.counters;
+
+/**
+ * Every counter the forwarder publishes in its counters file. The type id is what the file stores (Agrona's counter
+ * type id) and never changes meaning once released: add new types with new ids, never renumber. Ids are grouped by
+ * scope (1.. per worker, 100.. per VIP, 110.. per backend, 200.. per port, 300.. process-wide) so a group can grow.
+ * <p>
+ * The {@link CounterKey key} of a counter says which worker, reason, VIP, backend or port it counts; the label is for
+ * people and is built by {@link CounterLabels}.
+ */
+public enum CounterType
+{
+    RX_PACKETS(1, Scope.WORKER, Kind.COUNTER, "rx packets", "rx_packets", "rx_pps"),
+    RX_BYTES(2, Scope.WORKER, Kind.COUNTER, "rx bytes", "rx_bytes", "rx_bytes_per_s"),
+    TX_PACKETS(3, Scope.WORKER, Kind.COUNTER, "tx packets", "tx_packets", "tx_pps"),
+    TX_BYTES(4, Scope.WORKER, Kind.COUNTER, "tx bytes", "tx_bytes", "tx_bytes_per_s"),
+    /** Frames freed because the NIC's TX queue had no room for them. */
+    TX_FULL_DROPS(5, Scope.WORKER, Kind.COUNTER, "tx full drops", "tx_full_drops", "tx_full_drops_per_s"),
+    /** Frames the DPDK shim refused to transmit (malformed descriptor: chained mbuf, bad length). */
+    TX_REJECTED(6, Scope.WORKER, Kind.COUNTER, "tx rejected", "tx_rejected", "tx_rejected_per_s"),
+    FORWARDED(7, Scope.WORKER, Kind.COUNTER, "forwarded", "forwarded", "forwarded_pps"),
+    PASSED(8, Scope.WORKER, Kind.COUNTER, "passed", "passed", "passed_pps"),
+    DROPPED(9, Scope.WORKER, Kind.COUNTER, "dropped", "dropped", "dropped_pps"),
+    /** Drops for one reason; key index1 is the reason's ordinal, the label carries its name. */
+    DROP_REASON(10, Scope.WORKER_REASON, Kind.COUNTER, "drops", "drop_reasons", "drop_reasons_per_s"),
+    /** Frames passed to the kernel for one reason; key index1 is the reason's ordinal. */
+    PASS_REASON(11, Scope.WORKER_REASON, Kind.COUNTER, "passes", "pass_reasons", "pass_reasons_per_s"),
+    CONN_HITS(12, Scope.WORKER, Kind.COUNTER, "connection hits", "conn_hits", "conn_hits_per_s"),
+    CONN_MISSES(13, Scope.WORKER, Kind.COUNTER, "connection misses", "conn_misses", "conn_misses_per_s"),
+    CONN_EVICTIONS(14, Scope.WORKER, Kind.COUNTER, "connection evictions", "conn_evictions",
+        "conn_evictions_per_s"),
+    CONN_EXPIRATIONS(15, Scope.WORKER, Kind.COUNTER, "connection expirations", "conn_expirations",
+        "conn_expirations_per_s"),
+    CONN_REBINDS(16, Scope.WORKER, Kind.COUNTER, "connection rebinds", "conn_rebinds", "conn_rebinds_per_s"),
+    /** Live entries in the worker's connection table (a level, not a count of events). */
+    CONN_ENTRIES(17, Scope.WORKER, Kind.GAUGE, "connection entries", "conn_entries", null),
+    /** Epoch milliseconds of the worker's latest duty cycle. */
+    HEARTBEAT_MS(18, Scope.WORKER, Kind.TIMESTAMP_MS, "heartbeat epoch ms", "heartbeat_ms", null),
+    DUTY_CYCLES(19, Scope.WORKER, Kind.COUNTER, "duty cycles", "duty_cycles", "duty_cycles_per_s"),
+    /** Longest duty cycle seen, in nanoseconds. */
+    MAX_DUTY_CYCLE_NS(20, Scope.WORKER, Kind.MAXIMUM, "max duty cycle ns", "max_duty_cycle_ns", null),
+    /** Version of the forwarding snapshot the worker uses. */
+    SNAPSHOT_VERSION(21, Scope.WORKER, Kind.VALUE, "snapshot version", "snapshot_version", null),
+
+    VIP_PACKETS(100, Scope.VIP, Kind.COUNTER, "vip packets", "packets", "pps"),
+    VIP_BYTES(101, Scope.VIP, Kind.COUNTER, "vip bytes", "bytes", "bytes_per_s"),
+
+    BACKEND_PACKETS(110, Scope.BACKEND, Kind.COUNTER, "backend packets", "packets", "pps"),
+    BACKEND_BYTES(111, Scope.BACKEND, Kind.COUNTER, "backend bytes", "bytes", "bytes_per_s"),
+
+    PORT_RX_PACKETS(200, Scope.PORT, Kind.COUNTER, "port rx packets", "rx_packets", "rx_pps"),
+    PORT_TX_PACKETS(201, Scope.PORT, Kind.COUNTER, "port tx packets", "tx_packets", "tx_pps"),
+    /** Frames the NIC dropped because the RX ring was full (DPDK imissed). */
+    PORT_RX_MISSED(202, Scope.PORT, Kind.COUNTER, "port rx missed", "rx_missed", "rx_missed_per_s"),
+    PORT_RX_ERRORS(203, Scope.PORT, Kind.COUNTER, "port rx errors", "rx_errors", "rx_errors_per_s"),
+    PORT_TX_ERRORS(204, Scope.PORT, Kind.COUNTER, "port tx errors", "tx_errors", "tx_errors_per_s"),
+    /** RX mbuf allocation failures (DPDK rx_nombuf). */
+    PORT_RX_NOMBUF(205, Scope.PORT, Kind.COUNTER, "port rx nombuf", "rx_nombuf", "rx_nombuf_per_s"),
+
+    CONTROL_COMMANDS_APPLIED(300, Scope.PROCESS, Kind.COUNTER, "control commands applied",
+        "control_commands_applied", "control_commands_applied_per_s"),
+    CONTROL_COMMANDS_REJECTED(301, Scope.PROCESS, Kind.COUNTER, "control commands rejected",
+        "control_commands_rejected", "control_commands_rejected_per_s"),
+    FORWARDING_STATE_VERSION(302, Scope.PROCESS, Kind.VALUE, "forwarding state version",
+        "forwarding_state_version", null),
+    MAGLEV_BUILD_NS_LAST(303, Scope.PROCESS, Kind.VALUE, "maglev build ns last", "maglev_build_ns_last", null),
+    /** {@link ForwarderState} value: 0 starting, 1 running, 2 stopping. */
+    FORWARDER_STATE(304, Scope.PROCESS, Kind.VALUE, "forwarder state", "forwarder_state", null);
+
+    /**
+     * What a counter's key identifies, and so which {@link CounterAllocator} method allocates it.
+     */
+    public enum Scope
+    {
+        /** Key (worker, -1, -1). */
+        WORKER,
+        /** Key (worker, reason ordinal, -1). */
+        WORKER_REASON,
+        /** Key (worker, VIP index, -1). */
+        VIP,
+        /** Key (worker, VIP index, backend slot). */
+        BACKEND,
+        /** Key (-1, port id, -1). */
+        PORT,
+        /** Key (-1, -1, -1). */
+        PROCESS
+    }
+
+    /**
+     * How a value behaves, and so how readers combine values of several workers and whether a rate means anything.
+     */
+    public enum Kind
+    {
+        /** Only grows: summed over workers, shown with a per-second rate. */
+        COUNTER,
+        /** A level that goes up and down: summed over workers, no rate. */
+        GAUGE,
+        /** A high-water mark: the maximum over workers. */
+        MAXIMUM,
+        /** An epoch-millisecond time: per worker only. */
+        TIMESTAMP_MS,
+        /** A version, duration or state: shown as it is, never combined. */
+        VALUE
+    }
+
+    private static final CounterType[] BY_TYPE_ID;
+
+    static
+    {
+        int maxId = 0;
+        for (final CounterType type : values())
+        {
+            maxId = Math.max(maxId, type.typeId);
+        }
+        BY_TYPE_ID = new CounterType[maxId + 1];
+        for (final CounterType type : values())
+        {
+            if (BY_TYPE_ID[type.typeId] != null)
+            {
+                throw new IllegalStateException("type id " + type.typeId + " used twice: " + type + ", " +
+                    BY_TYPE_ID[type.typeId]);
+            }
+            BY_TYPE_ID[type.typeId] = type;
+        }
+    }
+
+    private final int typeId;
+    private final Scope scope;
+    private final Kind kind;
+    private final String labelPrefix;
+    private final String fieldName;
+    private final String rateName;
+
+    CounterType(
+        final int typeId,
+        final Scope scope,
+        final Kind kind,
+        final String labelPrefix,
+        final String fieldName,
+        final String rateName)
+    {
+        this.typeId = typeId;
+        this.scope = scope;
+        this.kind = kind;
+        this.labelPrefix = labelPrefix;
+        this.fieldName = fieldName;
+        this.rateName = rateName;
+    }
+
+    /**
+     * Returns the stable type id stored in the counters file.
+     *
+     * @return the type id.
+     */
+    public int typeId()
+    {
+        return typeId;
+    }
+
+    /**
+     * Returns what the counter's key identifies.
+     *
+     * @return the scope.
+     */
+    public Scope scope()
+    {
+        return scope;
+    }
+
+    /**
+     * Returns how the value behaves.
+     *
+     * @return the kind.
+     */
+    public Kind kind()
+    {
+        return kind;
+    }
+
+    /**
+     * Returns the start of every label of this type, e.g. {@code rx packets}.
+     *
+     * @return the label prefix.
+     */
+    public String labelPrefix()
+    {
+        return labelPrefix;
+    }
+
+    /**
+     * Returns the JSON field name of the value inside its object (a worker, the totals, a VIP, a port...), e.g.
+     * {@code rx_packets}, or {@code packets} for a VIP.
+     *
+     * @return the field name.
+     */
+    public String fieldName()
+    {
+        return fieldName;
+    }
+
+    /**
+     * Returns the JSON field name of the per-second rate, e.g. {@code rx_pps}.
+     *
+     * @return the rate's field name, or null when the type has no rate.
+     */
+    public String rateName()
+    {
+        return rateName;
+    }
+
+    /**
+     * Tells whether a per-second rate of this type means anything (only growing counters have one).
+     *
+     * @return true for {@link Kind#COUNTER}.
+     */
+    public boolean hasRate()
+    {
+        return kind == Kind.COUNTER;
+    }
+
+    /**
+     * Returns the type with a type id.
+     *
+     * @param typeId a type id read from a counters file.
+     * @return the type, or null when this reader does not know the id (a newer forwarder wrote it).
+     */
+    public static CounterType fromTypeId(final int typeId)
+    {
+        return typeId >= 0 && typeId < BY_TYPE_ID.length ? BY_TYPE_ID[typeId] : null;
+    }
+
+    /**
+     * Returns the name used in JSON and text for an unknown type id.
+     *
+     * @param typeId the type id.
+     * @return e.g. {@code UNKNOWN_412}.
+     */
+    public static String unknownName(final int typeId)
+    {
+        return "UNKNOWN_" + typeId;
+    }
+}
