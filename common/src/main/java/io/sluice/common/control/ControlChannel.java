@@ -7,18 +7,11 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -41,8 +34,6 @@ public final class ControlChannel implements AutoCloseable
     public static final Path DEFAULT_DIRECTORY = Path.of("/dev/shm/sluice");
 
     private static final Pattern NODE_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
-    // A reused pid belongs to a process started after the owner; allow for clock and rounding error in between.
-    private static final long START_TIME_TOLERANCE_MS = 5_000;
 
     private final Path file;
     private final boolean owner;
@@ -124,8 +115,8 @@ public final class ControlChannel implements AutoCloseable
             }
             if (Files.exists(file))
             {
-                refuseIfOwned(file);
-                Files.delete(file);
+                ControlFileHeader.refuseIfOwned(file);
+                Files.delete(file); // clients still mapping the stale file keep their (dead) copy
             }
         }
         catch (final IOException ex)
@@ -137,7 +128,7 @@ public final class ControlChannel implements AutoCloseable
             IoUtil.mapNewFile(file.toFile(), ControlFileDescriptor.fileLength(commandCapacity, responseCapacity), true);
         final ControlChannel channel =
             new ControlChannel(file, true, fileKey(file), mapped, commandCapacity, responseCapacity);
-        channel.writeHeader();
+        ControlFileHeader.write(channel.header, commandCapacity, responseCapacity);
         return channel;
     }
 
@@ -172,125 +163,19 @@ public final class ControlChannel implements AutoCloseable
         try
         {
             final UnsafeBuffer header = new UnsafeBuffer(mapped, 0, ControlFileDescriptor.HEADER_LENGTH);
-            final String problem = checkHeader(header, size);
+            final String problem = ControlFileHeader.check(header, size);
             if (problem != null)
             {
                 throw new ControlException("control file " + file + " " + problem);
             }
-            return new ControlChannel(file, false, null, mapped,
-                header.getInt(ControlFileDescriptor.COMMAND_CAPACITY_OFFSET, ByteOrder.LITTLE_ENDIAN),
-                header.getInt(ControlFileDescriptor.RESPONSE_CAPACITY_OFFSET, ByteOrder.LITTLE_ENDIAN));
+            return new ControlChannel(file, false, null, mapped, ControlFileHeader.commandCapacity(header),
+                ControlFileHeader.responseCapacity(header));
         }
         catch (final RuntimeException ex)
         {
             IoUtil.unmap(mapped);
             throw ex;
         }
-    }
-
-    private static String checkHeader(final UnsafeBuffer header, final long size)
-    {
-        final int version = header.getInt(ControlFileDescriptor.LAYOUT_VERSION_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        VarHandle.acquireFence(); // pairs with the release fence before the creator wrote the version
-        final int magic = header.getInt(ControlFileDescriptor.MAGIC_OFFSET, ByteOrder.BIG_ENDIAN);
-        if (version == 0)
-        {
-            return magic == 0 || magic == ControlFileDescriptor.MAGIC ?
-                "is not initialised yet: the forwarder is starting, or died while creating it" :
-                "is not a Sluice control file";
-        }
-        if (magic != ControlFileDescriptor.MAGIC)
-        {
-            return "is not a Sluice control file (magic 0x" + Integer.toHexString(magic) + ", expected 0x" +
-                Integer.toHexString(ControlFileDescriptor.MAGIC) + " \"SLCT\")";
-        }
-        if (version != ControlFileDescriptor.LAYOUT_VERSION)
-        {
-            return "has layout version " + version + " but this build reads version " +
-                ControlFileDescriptor.LAYOUT_VERSION + ": are the forwarder and this tool from the same release?";
-        }
-        final int commandCapacity =
-            header.getInt(ControlFileDescriptor.COMMAND_CAPACITY_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        final int responseCapacity =
-            header.getInt(ControlFileDescriptor.RESPONSE_CAPACITY_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        String problem = ControlFileDescriptor.checkCapacity(commandCapacity, "command ring");
-        if (problem == null)
-        {
-            problem = ControlFileDescriptor.checkCapacity(responseCapacity, "response buffer");
-        }
-        if (problem == null && size != ControlFileDescriptor.fileLength(commandCapacity, responseCapacity))
-        {
-            problem = "is " + size + " bytes, but its header promises " +
-                ControlFileDescriptor.fileLength(commandCapacity, responseCapacity);
-        }
-        return problem == null ? null : "is corrupt: " + problem;
-    }
-
-    private void writeHeader()
-    {
-        final ProcessHandle self = ProcessHandle.current();
-        final long startTimeMs = self.info().startInstant().map(Instant::toEpochMilli)
-            .orElseGet(System::currentTimeMillis);
-        header.putInt(ControlFileDescriptor.MAGIC_OFFSET, ControlFileDescriptor.MAGIC, ByteOrder.BIG_ENDIAN);
-        header.putLong(ControlFileDescriptor.OWNER_PID_OFFSET, self.pid(), ByteOrder.LITTLE_ENDIAN);
-        header.putLong(ControlFileDescriptor.OWNER_START_TIME_MS_OFFSET, startTimeMs, ByteOrder.LITTLE_ENDIAN);
-        header.putInt(ControlFileDescriptor.COMMAND_CAPACITY_OFFSET, commandCapacity, ByteOrder.LITTLE_ENDIAN);
-        header.putInt(ControlFileDescriptor.RESPONSE_CAPACITY_OFFSET, responseCapacity, ByteOrder.LITTLE_ENDIAN);
-        VarHandle.releaseFence(); // everything above is visible before a client can see a non-zero version
-        header.putInt(ControlFileDescriptor.LAYOUT_VERSION_OFFSET, ControlFileDescriptor.LAYOUT_VERSION,
-            ByteOrder.LITTLE_ENDIAN);
-    }
-
-    private static void refuseIfOwned(final Path file) throws IOException
-    {
-        final ByteBuffer bytes = ByteBuffer.allocate(ControlFileDescriptor.COMMAND_CAPACITY_OFFSET);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
-        {
-            while (bytes.hasRemaining() && channel.read(bytes) >= 0)
-            {
-                // read the header's ownership fields; a shorter file is a stale half-created one
-            }
-        }
-        if (bytes.hasRemaining())
-        {
-            return;
-        }
-        final int magic = bytes.order(ByteOrder.BIG_ENDIAN).getInt(ControlFileDescriptor.MAGIC_OFFSET);
-        if (magic != ControlFileDescriptor.MAGIC && magic != 0)
-        {
-            throw new ControlException(file + " exists and is not a Sluice control file; remove it or choose " +
-                "another directory");
-        }
-        bytes.order(ByteOrder.LITTLE_ENDIAN);
-        final long pid = bytes.getLong(ControlFileDescriptor.OWNER_PID_OFFSET);
-        final long startTimeMs = bytes.getLong(ControlFileDescriptor.OWNER_START_TIME_MS_OFFSET);
-        if (isProcessAlive(pid, startTimeMs))
-        {
-            throw new ControlException("control file " + file + " is owned by running process " + pid +
-                ": is another forwarder running with this node name?");
-        }
-    }
-
-    /**
-     * Tells whether a process runs that could be the one that wrote a header.
-     *
-     * @param pid         the header's pid; 0 after a clean close.
-     * @param startTimeMs the header's process start time.
-     * @return false when no such process runs, or it started after the header's owner (a reused pid).
-     */
-    static boolean isProcessAlive(final long pid, final long startTimeMs)
-    {
-        if (pid <= 0)
-        {
-            return false;
-        }
-        final Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-        if (handle.isEmpty() || !handle.get().isAlive())
-        {
-            return false;
-        }
-        final Optional<Instant> started = handle.get().info().startInstant();
-        return started.isEmpty() || started.get().toEpochMilli() <= startTimeMs + START_TIME_TOLERANCE_MS;
     }
 
     private static void requireCapacity(final String problem)
@@ -341,7 +226,7 @@ public final class ControlChannel implements AutoCloseable
     public long ownerPid()
     {
         ensureOpen();
-        return header.getLong(ControlFileDescriptor.OWNER_PID_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return ControlFileHeader.ownerPid(header);
     }
 
     /**
@@ -352,7 +237,7 @@ public final class ControlChannel implements AutoCloseable
     public long ownerStartTimeMs()
     {
         ensureOpen();
-        return header.getLong(ControlFileDescriptor.OWNER_START_TIME_MS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return ControlFileHeader.ownerStartTimeMs(header);
     }
 
     /**
@@ -362,11 +247,11 @@ public final class ControlChannel implements AutoCloseable
      */
     public boolean isOwnerAlive()
     {
-        return !closed && isProcessAlive(ownerPid(), ownerStartTimeMs());
+        return !closed && ControlFileHeader.isProcessAlive(ownerPid(), ownerStartTimeMs());
     }
 
     /**
-     * Returns when the forwarder's control thread last polled the command ring.
+     * Returns when the forwarder's control thread last polled the command ring (the ring's consumer heartbeat).
      *
      * @return epoch milliseconds, or 0 if it never has.
      */
@@ -438,7 +323,7 @@ public final class ControlChannel implements AutoCloseable
         closed = true;
         if (owner)
         {
-            header.putLong(ControlFileDescriptor.OWNER_PID_OFFSET, 0, ByteOrder.LITTLE_ENDIAN);
+            ControlFileHeader.markClosed(header);
         }
         IoUtil.unmap(mapped);
         if (owner && fileKey != null && Objects.equals(fileKey, fileKey(file)))

@@ -62,10 +62,15 @@ public final class ControlTool
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
+        if (args.length == 0)
+        {
+            err.println(HELP);
+            return EXIT_USAGE;
+        }
         if (ControlToolCommandLine.wantsHelp(args))
         {
             out.println(HELP);
-            return args.length == 0 ? EXIT_USAGE : EXIT_ACCEPTED;
+            return EXIT_ACCEPTED;
         }
         final ControlToolCommandLine commandLine;
         try

@@ -38,7 +38,7 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
      * Tells whether the arguments ask for help.
      *
      * @param args the command line.
-     * @return true when --help or -h is among them, or there are none.
+     * @return true when --help or -h is among them.
      */
     static boolean wantsHelp(final String[] args)
     {
@@ -49,7 +49,7 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
                 return true;
             }
         }
-        return args.length == 0;
+        return false;
     }
 
     /**

@@ -408,6 +408,40 @@ class ControlClientServerTest
     }
 
     @Test
+    void collectsALargeStateWhenTheResponseBufferIsSizedForIt()
+    {
+        final TestForwarder forwarder = new TestForwarder();
+        for (int v = 1; v <= 10; v++)
+        {
+            final TestForwarder.VipEntry entry = new TestForwarder.VipEntry("vip-" + v);
+            for (int b = 1; b <= 200; b++)
+            {
+                entry.backends.put(IpLiterals.parse("10." + v + "." + (b / 250) + "." + (b % 250 + 1)),
+                    new TestForwarder.BackendEntry(b % 4, b % 7 != 0, "backend-" + v + "-" + b));
+            }
+            forwarder.vips.put(vip(v), entry);
+        }
+        try (ControlChannel owned = ControlChannel.create(file(), 65536, 1 << 20);
+            ServerThread server = new ServerThread(new ControlServer(owned), forwarder))
+        {
+            final ForwarderState state = new ControlClient(owned).getState(TIMEOUT);
+            assertEquals(10, state.vips().size());
+            for (final ForwarderState.VipState vip : state.vips())
+            {
+                assertEquals(200, vip.backends().size());
+                long slots = 0;
+                for (final ForwarderState.BackendState backend : vip.backends())
+                {
+                    slots += backend.maglevSlots();
+                }
+                assertTrue(slots > TestForwarder.TABLE_SIZE - 200 && slots <= TestForwarder.TABLE_SIZE, "" + slots);
+            }
+            assertEquals("backend-3-17", state.vip(vip(3)).backends().get(16).name());
+            assertTrue(server.isRunning());
+        }
+    }
+
+    @Test
     void refusesAStateTooLargeForTheResponseBuffer()
     {
         final TestForwarder forwarder = new TestForwarder();

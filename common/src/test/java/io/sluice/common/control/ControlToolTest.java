@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -110,6 +111,30 @@ class ControlToolTest
             assertEquals("vip 192.0.2.1:80/tcp  name=web  backends=2\n" +
                 "  backend 10.1.0.1  weight=2  up  slots=26214  name=web-1\n" +
                 "  backend fd00::2  weight=3  up  slots=39322\n", control("state").out());
+            assertTrue(server.isRunning());
+        }
+    }
+
+    @Test
+    void commandsTheForwarderFromAnotherProcess() throws Exception
+    {
+        final TestForwarder forwarder = new TestForwarder();
+        try (ControlChannel owned = ControlChannel.create(file(), 65536);
+            ServerThread server = new ServerThread(new ControlServer(owned), forwarder))
+        {
+            final Process process = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"),
+                ControlTool.class.getName(), "--file", file().toString(), "add-vip", "192.0.2.1", "443", "tcp")
+                .redirectErrorStream(true)
+                .start();
+            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+            assertEquals("accepted\n", output);
+            assertEquals(0, process.exitValue());
+            assertEquals(process.pid(), forwarder.lastSenderPid);
             assertTrue(server.isRunning());
         }
     }
