@@ -209,6 +209,60 @@ public final class LoadBalancerState
     }
 
     /**
+     * Returns a backend slot's current generation (it grows each time the slot is given to a backend).
+     *
+     * @param slot backend slot.
+     * @return generation.
+     */
+    public int backendGeneration(final int slot)
+    {
+        return generation[slot];
+    }
+
+    /**
+     * Returns a VIP slot's current generation.
+     *
+     * @param index VIP index.
+     * @return generation.
+     */
+    public int vipGeneration(final int index)
+    {
+        return vipGeneration[index];
+    }
+
+    /**
+     * Describes a VIP's backends, for status queries.
+     *
+     * @param vip the service.
+     * @return one view per backend in the order they were added; empty if the VIP is absent.
+     */
+    public List<BackendView> backends(final Vip vip)
+    {
+        final VipEntry entry = vipsByKey.get(vip);
+        final List<BackendView> views = new ArrayList<>();
+        if (entry != null)
+        {
+            for (final BackendEntry backend : entry.backends.values())
+            {
+                views.add(new BackendView(backend.address, backend.slot, backend.weight, backend.healthy));
+            }
+        }
+        return views;
+    }
+
+    /**
+     * A backend as status queries see it.
+     *
+     * @param address backend address.
+     * @param slot    its slot.
+     * @param weight  its weight (0 when draining).
+     * @param healthy whether it is up.
+     */
+    public record BackendView(InetAddress address, int slot, int weight, boolean healthy)
+    {
+    }
+
+    /**
      * Returns the VIPs in the order they were added.
      *
      * @return a copy of the VIP list.

@@ -74,6 +74,17 @@ public final class PipelineCounters
     }
 
     /**
+     * Returns frames passed to the kernel for a reason.
+     *
+     * @param reasonOrdinal {@link PassReason} ordinal.
+     * @return count.
+     */
+    public long passed(final int reasonOrdinal)
+    {
+        return passes[reasonOrdinal];
+    }
+
+    /**
      * Returns frames given a verdict.
      *
      * @param verdict a {@link Verdict} code.

@@ -1,0 +1,336 @@
+package io.sluice.forwarder;
+
+import io.sluice.common.config.BackendConfig;
+import io.sluice.common.config.ForwarderConfig;
+import io.sluice.common.config.IdleStrategyKind;
+import io.sluice.common.config.NodeConfig;
+import io.sluice.common.config.PortConfig;
+import io.sluice.common.config.VipConfig;
+import io.sluice.common.config.WorkerConfig;
+import io.sluice.common.control.ControlChannel;
+import io.sluice.common.control.ControlCommand;
+import io.sluice.common.control.ControlServer;
+import io.sluice.common.counters.CounterAllocator;
+import io.sluice.common.counters.CountersFile;
+import io.sluice.common.counters.CountersFileHeader;
+import io.sluice.common.counters.ForwarderState;
+import io.sluice.forwarder.agent.ControlAgent;
+import io.sluice.forwarder.agent.ForwarderCounters;
+import io.sluice.forwarder.agent.ForwarderWorker;
+import io.sluice.forwarder.agent.PortStatsSampler;
+import io.sluice.forwarder.agent.ProcessCounters;
+import io.sluice.forwarder.agent.WorkerCounters;
+import io.sluice.forwarder.dpdk.DescriptorLayout;
+import io.sluice.forwarder.dpdk.Dpdk;
+import io.sluice.forwarder.dpdk.ShimLibrary;
+import io.sluice.forwarder.lb.ConnectionTable;
+import io.sluice.forwarder.lb.LoadBalancerState;
+import io.sluice.forwarder.lb.SnapshotPublisher;
+import io.sluice.forwarder.pipeline.PacketPipeline;
+import io.sluice.forwarder.pipeline.PipelineConfig;
+import io.sluice.forwarder.pipeline.PipelineCounters;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One forwarder process's data plane, assembled from the node config: EAL, ports and pools, the forwarding
+ * state with its control thread, the shared-memory counters and control channel, and one pinned worker per
+ * configured core. {@link #close()} takes it all down in reverse order and removes every file it made.
+ */
+public final class Forwarder implements AutoCloseable
+{
+    private static final int MBUF_DATA_ROOM = 2048 + DescriptorLayout.MBUF_HEADROOM;
+    private static final int MBUF_CACHE = 256;
+
+    private final NodeConfig config;
+    private final PrintStream log;
+    private final Dpdk dpdk;
+    private final ShimLibrary shim;
+    private final Map<String, Integer> portIds = new LinkedHashMap<>();
+    private final List<Long> pools = new ArrayList<>();
+    private final List<Integer> startedPorts = new ArrayList<>();
+    private final List<AgentRunner> workerRunners = new ArrayList<>();
+    private CountersFile countersFile;
+    private ControlChannel controlChannel;
+    private ProcessCounters processCounters;
+    private AgentRunner controlRunner;
+    private ControlAgent controlAgent;
+    private long ownMac;
+    private SnapshotPublisher publisher;
+    private ForwarderCounters forwarderCounters;
+    private PipelineConfig pipelineConfig;
+
+    private Forwarder(final NodeConfig config, final PrintStream log)
+    {
+        this.config = config;
+        this.log = log;
+        this.dpdk = Dpdk.load();
+        this.shim = dpdk.library();
+    }
+
+    /**
+     * Starts a forwarder; on failure everything started so far is taken down again.
+     *
+     * @param config the node config.
+     * @param log    where the start-up summary and control log go.
+     * @return the running forwarder.
+     */
+    public static Forwarder start(final NodeConfig config, final PrintStream log)
+    {
+        final Forwarder forwarder = new Forwarder(config, log);
+        try
+        {
+            forwarder.startDpdk();
+            forwarder.startControl();
+            forwarder.startWorkers();
+            forwarder.processCounters.state(ForwarderState.RUNNING);
+            forwarder.printSummary();
+            return forwarder;
+        }
+        catch (final RuntimeException ex)
+        {
+            forwarder.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Returns the EAL arguments: the configured ones plus the defaults a forwarder needs.
+     *
+     * @param config node config.
+     * @return arguments without a program name.
+     */
+    static List<String> ealArguments(final NodeConfig config)
+    {
+        final List<String> argv = new ArrayList<>(config.ealArgv("sluice"));
+        argv.remove(0);
+        final boolean lcores = argv.stream().anyMatch(a -> a.equals("-l") || a.equals("-c") ||
+            a.startsWith("--lcores") || a.startsWith("-l") && a.length() > 2);
+        if (!lcores)
+        {
+            // One EAL lcore: workers are our own threads, registered with DPDK, not EAL's.
+            argv.add(0, "0");
+            argv.add(0, "-l");
+        }
+        if (!argv.contains("--no-huge") && !argv.contains("--in-memory"))
+        {
+            // Without it EAL leaves <prefix>map_* files in /dev/hugepages even after a clean shutdown.
+            argv.add("--in-memory");
+        }
+        return argv;
+    }
+
+    private void startDpdk()
+    {
+        final ForwarderConfig forwarder = config.forwarder();
+        dpdk.initEal(ealArguments(config));
+        for (final PortConfig port : forwarder.ports())
+        {
+            final int id = dpdk.portByName(port.name());
+            portIds.put(port.name(), id);
+            final int rxQueues = Math.max(1, forwarder.rxQueueCount(port.name()));
+            final int txQueues = Math.max(1, forwarder.txQueueCount(port.name()));
+            final long pool = dpdk.createMempool("sluice-" + port.name(), forwarder.mbufsPerWorker() * rxQueues,
+                MBUF_CACHE, MBUF_DATA_ROOM);
+            pools.add(pool);
+            dpdk.check(shim.sluice_port_configure(id, pool, rxQueues, txQueues, port.rxRing(), port.txRing(),
+                port.mtu(), rxQueues > 1 ? 1 : 0), "configure port " + port.name());
+            dpdk.check(shim.sluice_port_start(id), "start port " + port.name());
+            startedPorts.add(id);
+        }
+        ownMac = forwarder.ownMacAuto() ? portMac(forwarder.workers().get(0).txPort()) : forwarder.ownMac().value();
+    }
+
+    private long portMac(final String portName)
+    {
+        final byte[] mac = new byte[6];
+        dpdk.check(shim.sluice_port_mac(portIds.get(portName), mac), "MAC of port " + portName);
+        long value = 0;
+        for (final byte b : mac)
+        {
+            value = (value << 8) | (b & 0xFF);
+        }
+        return value;
+    }
+
+    private PipelineConfig pipelineConfig()
+    {
+        final ForwarderConfig f = config.forwarder();
+        return new PipelineConfig(ownMac, f.nextHopMac().value(), f.tunnelSourceV4(), f.tunnelSourceV6(),
+            f.hashSeed(), f.maglevTableSize(), f.connectionTable().capacity(), f.connectionTable().tcpIdleTimeoutNs(),
+            f.connectionTable().udpIdleTimeoutNs(), f.connectionTable().otherIdleTimeoutNs(), f.tunnelMtu(),
+            f.maxVips(), f.maxBackends());
+    }
+
+    private int maxCounters()
+    {
+        final ForwarderConfig f = config.forwarder();
+        final int workers = f.workers().size();
+        final int perWorker = 64 + 2 * (f.maxVips() + f.maxBackends());
+        // Freed ids wait before reuse: leave room for a burst of changes.
+        return (workers * perWorker + 8 * f.ports().size() + 16) * 5 / 4;
+    }
+
+    private void startControl()
+    {
+        final ForwarderConfig f = config.forwarder();
+        pipelineConfig = pipelineConfig();
+        countersFile = CountersFile.create(
+            config.nodeDirectory().resolve(CountersFileHeader.FILE_NAME), maxCounters());
+        final CounterAllocator allocator = new CounterAllocator(countersFile.manager());
+        processCounters = new ProcessCounters(allocator);
+        processCounters.state(ForwarderState.STARTING);
+        forwarderCounters = new ForwarderCounters(allocator, f.workers().size(), SystemEpochClock.INSTANCE);
+        final int[] ports = portIds.values().stream().mapToInt(Integer::intValue).toArray();
+        final PortStatsSampler sampler = new PortStatsSampler(shim, ports, allocator);
+        // GET_STATE answers go through the response buffer: leave room for every backend (about 256 bytes each).
+        final int responseCapacity = Math.max(f.control().ringCapacity(),
+            org.agrona.BitUtil.findNextPositivePowerOfTwo(f.maxBackends() * 512));
+        controlChannel = ControlChannel.create(
+            config.nodeDirectory().resolve(ControlChannel.FILE_NAME), f.control().ringCapacity(), responseCapacity);
+
+        final LoadBalancerState state =
+            new LoadBalancerState(f.maxVips(), f.maxBackends(), f.maglevTableSize(), f.hashSeed());
+        publisher = new SnapshotPublisher(state.snapshot());
+        controlAgent = new ControlAgent(state, publisher, forwarderCounters, new ControlServer(controlChannel),
+            sampler, processCounters, log);
+        applyConfiguredServices();
+        controlRunner = new AgentRunner(new SleepingMillisIdleStrategy(1), this::onAgentError, null, controlAgent);
+        AgentRunner.startOnThread(controlRunner);
+    }
+
+    // Backends from the config start healthy: the forwarder alone has no health checks. A controller that
+    // starts later marks down whatever fails its checks.
+    private void applyConfiguredServices()
+    {
+        for (final VipConfig vip : config.vips())
+        {
+            controlAgent.applyInitial(new ControlCommand.AddVip(vip.vip(), vip.name()));
+            for (final BackendConfig backend : vip.backends())
+            {
+                controlAgent.applyInitial(new ControlCommand.AddBackend(vip.vip(), backend.address(), backend.weight(),
+                    true, backend.name()));
+            }
+        }
+        controlAgent.publish();
+    }
+
+    private void startWorkers()
+    {
+        final ForwarderConfig f = config.forwarder();
+        for (int i = 0; i < f.workers().size(); i++)
+        {
+            final WorkerConfig w = f.workers().get(i);
+            final ConnectionTable table = new ConnectionTable(pipelineConfig.connectionTableCapacity(),
+                pipelineConfig.tcpIdleTimeoutNs(), pipelineConfig.udpIdleTimeoutNs(),
+                pipelineConfig.otherIdleTimeoutNs());
+            final PipelineCounters counters = new PipelineCounters(f.maxVips(), f.maxBackends());
+            final PacketPipeline pipeline = new PacketPipeline(pipelineConfig, publisher, table, counters);
+            final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, portIds.get(w.rxPort()),
+                w.rxQueue(), portIds.get(w.txPort()), w.txQueue(), pipeline,
+                new WorkerCounters(forwarderCounters.publisher(i)), SystemNanoClock.INSTANCE);
+            final AgentRunner runner = new AgentRunner(idleStrategy(f.idleStrategy()), this::onAgentError, null,
+                worker);
+            workerRunners.add(runner);
+            AgentRunner.startOnThread(runner);
+        }
+    }
+
+    private static IdleStrategy idleStrategy(final IdleStrategyKind kind)
+    {
+        return switch (kind)
+        {
+            case BUSY_SPIN -> new BusySpinIdleStrategy();
+            case BACKOFF -> new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
+            case YIELD -> new YieldingIdleStrategy();
+        };
+    }
+
+    private void onAgentError(final Throwable error)
+    {
+        log.println("forwarder: agent error: " + error);
+        error.printStackTrace(log);
+    }
+
+    private void printSummary()
+    {
+        final ForwarderConfig f = config.forwarder();
+        log.println("sluice forwarder " + config.node().name() + " running (" + dpdk.version() + ", pid " +
+            ProcessHandle.current().pid() + ")");
+        for (final PortConfig port : f.ports())
+        {
+            log.printf("  port %s: id %d, %d rx / %d tx queues, mtu %d%n", port.name(), portIds.get(port.name()),
+                f.rxQueueCount(port.name()), f.txQueueCount(port.name()), port.mtu());
+        }
+        for (int i = 0; i < f.workers().size(); i++)
+        {
+            final WorkerConfig w = f.workers().get(i);
+            log.printf("  rx-worker-%d: core %d, rx %s/%d, tx %s/%d, idle %s%n", i, w.core(), w.rxPort(), w.rxQueue(),
+                w.txPort(), w.txQueue(), f.idleStrategy().yamlName());
+        }
+        log.printf("  own MAC %s, next hop %s, tunnel source %s%s%n", formatMac(ownMac), f.nextHopMac().text(),
+            f.tunnelSourceV4() == null ? "" : f.tunnelSourceV4().getHostAddress(),
+            f.tunnelSourceV6() == null ? "" : " " + f.tunnelSourceV6().getHostAddress());
+        config.vips().forEach(vip -> log.printf("  VIP %s %s: %d backends%n", vip.name(), vip.vip(),
+            vip.backends().size()));
+        log.println("  counters " + countersFile.path() + ", control " +
+            config.nodeDirectory().resolve(ControlChannel.FILE_NAME));
+        log.flush();
+    }
+
+    static String formatMac(final long mac)
+    {
+        final StringBuilder text = new StringBuilder(17);
+        for (int shift = 40; shift >= 0; shift -= 8)
+        {
+            text.append(String.format("%02x", (mac >>> shift) & 0xFF)).append(shift > 0 ? ":" : "");
+        }
+        return text.toString();
+    }
+
+    /**
+     * Stops workers, then the control thread, stops and closes ports, frees pools, releases EAL and removes the
+     * shared-memory files. Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (processCounters != null)
+        {
+            processCounters.state(ForwarderState.STOPPING);
+        }
+        workerRunners.forEach(CloseHelper::quietClose);
+        workerRunners.clear();
+        CloseHelper.quietClose(controlRunner);
+        controlRunner = null;
+        for (final int port : startedPorts)
+        {
+            shim.sluice_port_stop(port);
+            shim.sluice_port_close(port);
+        }
+        startedPorts.clear();
+        pools.forEach(shim::sluice_mempool_free);
+        pools.clear();
+        CloseHelper.quietClose(controlChannel);
+        controlChannel = null;
+        CloseHelper.quietClose(countersFile);
+        countersFile = null;
+        if (dpdk.isEalInitialised())
+        {
+            dpdk.cleanupEal();
+        }
+    }
+}

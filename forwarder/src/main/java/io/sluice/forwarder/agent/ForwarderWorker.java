@@ -1,0 +1,227 @@
+package io.sluice.forwarder.agent;
+
+import io.sluice.forwarder.dpdk.DescriptorArray;
+import io.sluice.forwarder.dpdk.DescriptorLayout;
+import io.sluice.forwarder.dpdk.ShimLibrary;
+import io.sluice.forwarder.pipeline.DropReason;
+import io.sluice.forwarder.pipeline.FrameBurst;
+import io.sluice.forwarder.pipeline.PacketPipeline;
+import io.sluice.forwarder.pipeline.Verdict;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * One busy-polling worker: owns one RX queue and one TX queue, its pipeline (with its own connection table and
+ * counters), and nothing shared but the published forwarding snapshot.
+ * <p>
+ * Duty cycle: read the clock once, RX a burst of up to 32 frames, process it in place (the pipeline picks up a
+ * newly published snapshot at the top of the burst), TX the forwarded frames in one call, free the rest in one
+ * call, and every {@link #FLUSH_INTERVAL_NS} publish counters. Native calls happen per burst, never per packet.
+ * Frames the pipeline passes (not for a VIP) are freed and counted: this forwarder has no kernel path yet.
+ */
+public final class ForwarderWorker implements Agent
+{
+    /**
+     * How often counters are copied to shared memory: often enough for live stats, rarely enough to cost nothing.
+     */
+    public static final long FLUSH_INTERVAL_NS = 1_000_000L;
+
+    private final int id;
+    private final int cpu;
+    private final ShimLibrary shim;
+    private final int rxPort;
+    private final int rxQueue;
+    private final int txPort;
+    private final int txQueue;
+    private final PacketPipeline pipeline;
+    private final WorkerCounters counters;
+    private final NanoClock clock;
+    private final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final DescriptorArray tx = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final DescriptorArray dropped = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final FrameBurst burst = new FrameBurst();
+    private final String roleName;
+    private long nextFlushNs;
+
+    /**
+     * Creates a worker; nothing runs until an {@code AgentRunner} starts it.
+     *
+     * @param id       worker number.
+     * @param cpu      core to pin to, or -1 to leave the thread unpinned.
+     * @param shim     the DPDK binding.
+     * @param rxPort   port to receive from.
+     * @param rxQueue  its queue.
+     * @param txPort   port to transmit on.
+     * @param txQueue  its queue.
+     * @param pipeline this worker's pipeline.
+     * @param counters this worker's counters.
+     * @param clock    time source.
+     */
+    public ForwarderWorker(
+        final int id,
+        final int cpu,
+        final ShimLibrary shim,
+        final int rxPort,
+        final int rxQueue,
+        final int txPort,
+        final int txQueue,
+        final PacketPipeline pipeline,
+        final WorkerCounters counters,
+        final NanoClock clock)
+    {
+        this.id = id;
+        this.cpu = cpu;
+        this.shim = shim;
+        this.rxPort = rxPort;
+        this.rxQueue = rxQueue;
+        this.txPort = txPort;
+        this.txQueue = txQueue;
+        this.pipeline = pipeline;
+        this.counters = counters;
+        this.clock = clock;
+        this.roleName = "rx-worker-" + id;
+    }
+
+    @Override
+    public void onStart()
+    {
+        if (cpu >= 0)
+        {
+            final int pinned = shim.sluice_pin_thread(cpu);
+            if (pinned < 0)
+            {
+                throw new IllegalStateException(roleName + ": cannot pin to cpu " + cpu + ": " +
+                    shim.sluice_strerror(pinned));
+            }
+        }
+        // Registration gives this thread an lcore id, and with it the mempool's per-lcore cache.
+        final int lcore = shim.sluice_thread_register();
+        if (lcore < 0)
+        {
+            throw new IllegalStateException(roleName + ": cannot register with DPDK: " + shim.sluice_strerror(lcore));
+        }
+        nextFlushNs = clock.nanoTime();
+    }
+
+    @Override
+    public int doWork()
+    {
+        final long startNs = clock.nanoTime();
+        final int received = shim.sluice_rx_burst(rxPort, rxQueue, rx.address(), DescriptorLayout.BURST_MAX);
+        if (received > 0)
+        {
+            processBurst(received, startNs);
+        }
+        counters.onDutyCycle(clock.nanoTime() - startNs);
+        if (startNs - nextFlushNs >= 0)
+        {
+            nextFlushNs = startNs + FLUSH_INTERVAL_NS;
+            counters.flush(pipeline);
+        }
+        return received;
+    }
+
+    private void processBurst(final int received, final long nowNs)
+    {
+        final DescriptorArray rx = this.rx;
+        final FrameBurst burst = this.burst;
+        long rxBytes = 0;
+        int frames = 0;
+        int droppedCount = 0;
+        for (int i = 0; i < received; i++)
+        {
+            final int length = rx.dataLen(i);
+            rxBytes += length;
+            if ((rx.flags(i) & DescriptorLayout.FLAG_MULTISEG) != 0)
+            {
+                pipeline.counters().recordDrop(DropReason.FRAME_CHAINED);
+                dropped.copyFrom(rx, i, droppedCount++);
+                continue;
+            }
+            if (frames != i)
+            {
+                rx.copyFrom(rx, i, frames);
+            }
+            burst.buffer(frames).wrap(rx.bufAddr(frames), rx.bufLen(frames));
+            burst.frame(frames, rx.dataOff(frames), length);
+            frames++;
+        }
+        burst.count(frames);
+        pipeline.processBurst(burst, nowNs);
+
+        int toSend = 0;
+        long txBytes = 0;
+        for (int i = 0; i < frames; i++)
+        {
+            if (burst.verdict(i) == Verdict.FORWARD)
+            {
+                tx.copyFrom(rx, i, toSend);
+                tx.frame(toSend++, burst.offset(i), burst.length(i));
+                txBytes += burst.length(i);
+            }
+            else
+            {
+                dropped.copyFrom(rx, i, droppedCount++);
+            }
+        }
+        int sent = 0;
+        int rejected = 0;
+        if (toSend > 0)
+        {
+            sent = shim.sluice_tx_burst(txPort, txQueue, tx.address(), toSend);
+            if (sent < toSend)
+            {
+                rejected = countRejected(toSend);
+            }
+        }
+        if (droppedCount > 0)
+        {
+            shim.sluice_free_burst(dropped.address(), droppedCount);
+        }
+        if (sent < toSend)
+        {
+            txBytes = 0;
+            for (int i = 0; i < sent; i++)
+            {
+                txBytes += tx.dataLen(i);
+            }
+        }
+        counters.onBurst(received, rxBytes, sent, txBytes, toSend - sent - rejected, rejected);
+    }
+
+    private int countRejected(final int count)
+    {
+        int rejected = 0;
+        for (int i = 0; i < count; i++)
+        {
+            if ((tx.flags(i) & DescriptorLayout.FLAG_TX_REJECTED) != 0)
+            {
+                rejected++;
+            }
+        }
+        return rejected;
+    }
+
+    @Override
+    public void onClose()
+    {
+        counters.flush(pipeline);
+        shim.sluice_thread_unregister();
+    }
+
+    @Override
+    public String roleName()
+    {
+        return roleName;
+    }
+
+    /**
+     * Returns the worker's number.
+     *
+     * @return id.
+     */
+    public int id()
+    {
+        return id;
+    }
+}

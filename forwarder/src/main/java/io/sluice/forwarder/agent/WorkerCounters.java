@@ -1,0 +1,110 @@
+package io.sluice.forwarder.agent;
+
+import io.sluice.forwarder.pipeline.PacketPipeline;
+
+/**
+ * A worker's I/O counters (RX, TX, TX-full drops, duty cycles) kept as plain fields on the worker's thread, and
+ * the hook that publishes them with the pipeline's counters to shared memory every flush interval.
+ */
+public final class WorkerCounters
+{
+    /**
+     * Where a worker's counters go at each flush; called on the worker thread.
+     */
+    @FunctionalInterface
+    public interface Publisher
+    {
+        /**
+         * Publishes the current values.
+         *
+         * @param io       the worker's I/O counters.
+         * @param pipeline the worker's pipeline (its counters and connection table).
+         */
+        void publish(WorkerCounters io, PacketPipeline pipeline);
+    }
+
+    private final Publisher publisher;
+    long rxPackets;
+    long rxBytes;
+    long txPackets;
+    long txBytes;
+    long txFullDrops;
+    long txRejected;
+    long dutyCycles;
+    long maxDutyCycleNs;
+
+    /**
+     * Creates counters.
+     *
+     * @param publisher where flushes go.
+     */
+    public WorkerCounters(final Publisher publisher)
+    {
+        this.publisher = publisher;
+    }
+
+    void onBurst(final int received, final long receivedBytes, final int sent, final long sentBytes,
+        final int txFull, final int rejected)
+    {
+        rxPackets += received;
+        rxBytes += receivedBytes;
+        txPackets += sent;
+        txBytes += sentBytes;
+        txFullDrops += txFull;
+        txRejected += rejected;
+    }
+
+    void onDutyCycle(final long durationNs)
+    {
+        dutyCycles++;
+        if (durationNs > maxDutyCycleNs)
+        {
+            maxDutyCycleNs = durationNs;
+        }
+    }
+
+    void flush(final PacketPipeline pipeline)
+    {
+        publisher.publish(this, pipeline);
+    }
+
+    public long rxPackets()
+    {
+        return rxPackets;
+    }
+
+    public long rxBytes()
+    {
+        return rxBytes;
+    }
+
+    public long txPackets()
+    {
+        return txPackets;
+    }
+
+    public long txBytes()
+    {
+        return txBytes;
+    }
+
+    public long txFullDrops()
+    {
+        return txFullDrops;
+    }
+
+    public long txRejected()
+    {
+        return txRejected;
+    }
+
+    public long dutyCycles()
+    {
+        return dutyCycles;
+    }
+
+    public long maxDutyCycleNs()
+    {
+        return maxDutyCycleNs;
+    }
+}
