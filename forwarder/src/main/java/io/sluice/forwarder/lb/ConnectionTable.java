@@ -1,7 +1,7 @@
 package io.sluice.forwarder.lb;
 
+import io.sluice.forwarder.memory.HugePageMemory;
 import org.agrona.BitUtil;
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -33,6 +33,7 @@ public final class ConnectionTable
     private static final int KEY_LENGTH_OFFSET = 56;
     private static final int PROTOCOL_OFFSET = 60;
 
+    private final HugePageMemory memory;
     private final UnsafeBuffer entries;
     private final int capacity;
     private final int bucketMask;
@@ -71,8 +72,8 @@ public final class ConnectionTable
         this.tcpTimeoutNs = tcpTimeoutNs;
         this.udpTimeoutNs = udpTimeoutNs;
         this.otherTimeoutNs = otherTimeoutNs;
-        entries = new UnsafeBuffer(
-            BufferUtil.allocateDirectAligned(Math.multiplyExact(capacity, ENTRY_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        memory = HugePageMemory.allocate(Math.multiplyExact(capacity, ENTRY_LENGTH));
+        entries = memory.buffer();
     }
 
     /**
@@ -245,6 +246,16 @@ public final class ConnectionTable
     private long timeoutNs(final int protocol)
     {
         return protocol == 6 ? tcpTimeoutNs : protocol == 17 ? udpTimeoutNs : otherTimeoutNs;
+    }
+
+    /**
+     * Tells whether the entries live in transparent huge pages (fewer TLB misses on a large table).
+     *
+     * @return true when the memory was mapped with MADV_HUGEPAGE.
+     */
+    public boolean hugePages()
+    {
+        return memory.hugePages();
     }
 
     /**
