@@ -37,7 +37,7 @@ _Static_assert(offsetof(struct sluice_desc, buf_addr) == 8, "sluice_desc.buf_add
 _Static_assert(offsetof(struct sluice_desc, data_off) == 16, "sluice_desc.data_off");
 _Static_assert(offsetof(struct sluice_desc, data_len) == 18, "sluice_desc.data_len");
 _Static_assert(offsetof(struct sluice_desc, buf_len) == 20, "sluice_desc.buf_len");
-_Static_assert(offsetof(struct sluice_desc, reserved) == 22, "sluice_desc.reserved");
+_Static_assert(offsetof(struct sluice_desc, pkt_len) == 22, "sluice_desc.pkt_len");
 _Static_assert(offsetof(struct sluice_desc, rss_hash) == 24, "sluice_desc.rss_hash");
 _Static_assert(offsetof(struct sluice_desc, flags) == 28, "sluice_desc.flags");
 _Static_assert(sizeof(struct sluice_port_stats) == 64, "struct sluice_port_stats is 8 x uint64_t");
@@ -79,7 +79,7 @@ SLUICE_API int32_t sluice_layout(int32_t *out, int32_t capacity)
 		[SLUICE_LAYOUT_DESC_DATA_OFF] = offsetof(struct sluice_desc, data_off),
 		[SLUICE_LAYOUT_DESC_DATA_LEN] = offsetof(struct sluice_desc, data_len),
 		[SLUICE_LAYOUT_DESC_BUF_LEN] = offsetof(struct sluice_desc, buf_len),
-		[SLUICE_LAYOUT_DESC_RESERVED] = offsetof(struct sluice_desc, reserved),
+		[SLUICE_LAYOUT_DESC_PKT_LEN] = offsetof(struct sluice_desc, pkt_len),
 		[SLUICE_LAYOUT_DESC_RSS_HASH] = offsetof(struct sluice_desc, rss_hash),
 		[SLUICE_LAYOUT_DESC_FLAGS] = offsetof(struct sluice_desc, flags),
 		[SLUICE_LAYOUT_DESC_F_MULTISEG] = SLUICE_DESC_F_MULTISEG,
@@ -506,7 +506,7 @@ SLUICE_API uint16_t sluice_rx_burst(uint16_t port, uint16_t queue, struct sluice
 		d->data_off = m->data_off;
 		d->data_len = m->data_len;
 		d->buf_len = m->buf_len;
-		d->reserved = 0;
+		d->pkt_len = m->pkt_len > UINT16_MAX ? UINT16_MAX : (uint16_t)m->pkt_len;
 		d->rss_hash = (flags & SLUICE_DESC_F_RSS_HASH) ? m->hash.rss : 0;
 		d->flags = flags;
 	}
@@ -595,7 +595,7 @@ SLUICE_API int32_t sluice_alloc_burst(uint64_t pool, struct sluice_desc *descs, 
 			d->data_off = m->data_off;
 			d->data_len = 0;
 			d->buf_len = m->buf_len;
-			d->reserved = 0;
+			d->pkt_len = 0;
 			d->rss_hash = 0;
 			d->flags = 0;
 		}

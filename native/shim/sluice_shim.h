@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a struct below or a function signature changes; Java refuses a shim of another version. */
-#define SLUICE_ABI_VERSION 1
+#define SLUICE_ABI_VERSION 2
 
 /* Most frames sluice_rx_burst() returns per call; DPDK's customary burst. */
 #define SLUICE_BURST_MAX 32
@@ -58,7 +58,7 @@ extern "C" {
  *       16    2 data_off  frame start = buf_addr + data_off; the bytes before it are headroom
  *       18    2 data_len  frame length in bytes (of the first segment, see SLUICE_DESC_F_MULTISEG)
  *       20    2 buf_len   capacity of the data buffer; data_off + data_len <= buf_len
- *       22    2 reserved  0
+ *       22    2 pkt_len   RX: the whole frame's length over all segments (capped at 65535); TX: ignored
  *       24    4 rss_hash  the NIC's RSS hash when SLUICE_DESC_F_RSS_HASH is set, else 0
  *       28    4 flags     SLUICE_DESC_F_*
  *   size 32
@@ -72,7 +72,7 @@ struct sluice_desc {
 	uint16_t data_off;
 	uint16_t data_len;
 	uint16_t buf_len;
-	uint16_t reserved;
+	uint16_t pkt_len;
 	uint32_t rss_hash;
 	uint32_t flags;
 };
@@ -115,7 +115,7 @@ enum sluice_layout_index {
 	SLUICE_LAYOUT_DESC_DATA_OFF,
 	SLUICE_LAYOUT_DESC_DATA_LEN,
 	SLUICE_LAYOUT_DESC_BUF_LEN,
-	SLUICE_LAYOUT_DESC_RESERVED,
+	SLUICE_LAYOUT_DESC_PKT_LEN,
 	SLUICE_LAYOUT_DESC_RSS_HASH,
 	SLUICE_LAYOUT_DESC_FLAGS,
 	SLUICE_LAYOUT_DESC_F_MULTISEG,   /* flag bit values */

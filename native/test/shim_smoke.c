@@ -241,7 +241,7 @@ static void check_layout(void)
 	     v[SLUICE_LAYOUT_DESC_SIZE] == 32 && v[SLUICE_LAYOUT_DESC_MBUF] == 0 &&
 	     v[SLUICE_LAYOUT_DESC_BUF_ADDR] == 8 && v[SLUICE_LAYOUT_DESC_DATA_OFF] == 16 &&
 	     v[SLUICE_LAYOUT_DESC_DATA_LEN] == 18 && v[SLUICE_LAYOUT_DESC_BUF_LEN] == 20 &&
-	     v[SLUICE_LAYOUT_DESC_RESERVED] == 22 && v[SLUICE_LAYOUT_DESC_RSS_HASH] == 24 &&
+	     v[SLUICE_LAYOUT_DESC_PKT_LEN] == 22 && v[SLUICE_LAYOUT_DESC_RSS_HASH] == 24 &&
 	     v[SLUICE_LAYOUT_DESC_FLAGS] == 28 && v[SLUICE_LAYOUT_DESC_F_MULTISEG] == SLUICE_DESC_F_MULTISEG &&
 	     v[SLUICE_LAYOUT_DESC_F_RSS_HASH] == SLUICE_DESC_F_RSS_HASH &&
 	     v[SLUICE_LAYOUT_DESC_F_TX_REJECTED] == SLUICE_DESC_F_TX_REJECTED &&
@@ -532,7 +532,7 @@ static void test_pcap_jumbo(uint16_t port, uint64_t pool)
 	if (start_port(port, pool, 1, 0, "net_pcap1 starts") != 0)
 		return;
 	got = rx_all(port, 0, d, 4);
-	check(got == 1 && (d[0].flags & SLUICE_DESC_F_MULTISEG) && d[0].data_len < 3000,
+	check(got == 1 && (d[0].flags & SLUICE_DESC_F_MULTISEG) && d[0].data_len < 3000 && d[0].pkt_len == 3000,
 	      "a frame larger than an mbuf arrives flagged multi-segment", "got %u flags %" PRIx32 " data_len %u",
 	      got, got ? d[0].flags : 0, got ? d[0].data_len : 0);
 	sent = sluice_tx_burst(port, 0, d, got);

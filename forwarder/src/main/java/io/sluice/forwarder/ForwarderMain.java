@@ -30,15 +30,39 @@ public final class ForwarderMain
      */
     public static void main(final String[] args)
     {
-        final int status = run(args, System.out, System.err);
-        System.out.flush();
-        System.err.flush();
-        // After SIGTERM the JVM is already shutting down and would report 143, and System.exit would block
-        // behind the shutdown hooks: everything is closed by now, so end with the status we mean.
-        Runtime.getRuntime().halt(status);
+        // Never closed: after SIGTERM the JVM is already shutting down, and closing the barrier would release its
+        // shutdown hook, so the JVM's own exit with 143 would race the halt below (and win now and then).
+        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        int status = 1;
+        try
+        {
+            status = run(args, System.out, System.err, barrier);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            System.err.println("forwarder: unexpected failure: " + ex);
+            ex.printStackTrace();
+        }
+        finally
+        {
+            System.out.flush();
+            System.err.flush();
+            // System.exit would block behind the shutdown hooks: everything is closed by now, so end with the
+            // status we mean.
+            Runtime.getRuntime().halt(status);
+        }
     }
 
     static int run(final String[] args, final PrintStream out, final PrintStream err)
+    {
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        {
+            return run(args, out, err, barrier);
+        }
+    }
+
+    private static int run(final String[] args, final PrintStream out, final PrintStream err,
+        final ShutdownSignalBarrier barrier)
     {
         Path configFile = null;
         for (int i = 0; i < args.length; i++)
@@ -73,21 +97,18 @@ public final class ForwarderMain
             err.println(ex.getMessage());
             return 2;
         }
-        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        try (Forwarder ignored = Forwarder.start(config, out))
         {
-            try (Forwarder ignored = Forwarder.start(config, out))
-            {
-                barrier.await();
-                out.println("forwarder: stopping");
-            }
-            catch (final DpdkException | CountersFileException | ControlException ex)
-            {
-                err.println("forwarder: " + ex.getMessage());
-                return 1;
-            }
-            out.println("forwarder: stopped cleanly");
-            out.flush();
+            barrier.await();
+            out.println("forwarder: stopping");
         }
+        catch (final DpdkException | CountersFileException | ControlException ex)
+        {
+            err.println("forwarder: " + ex.getMessage());
+            return 1;
+        }
+        out.println("forwarder: stopped cleanly");
+        out.flush();
         return 0;
     }
 }

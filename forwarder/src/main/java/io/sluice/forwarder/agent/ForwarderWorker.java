@@ -131,13 +131,14 @@ public final class ForwarderWorker implements Agent
         for (int i = 0; i < received; i++)
         {
             final int length = rx.dataLen(i);
-            rxBytes += length;
             if ((rx.flags(i) & DescriptorLayout.FLAG_MULTISEG) != 0)
             {
+                rxBytes += rx.pktLen(i);
                 pipeline.counters().recordDrop(DropReason.FRAME_CHAINED);
                 dropped.copyFrom(rx, i, droppedCount++);
                 continue;
             }
+            rxBytes += length;
             if (frames != i)
             {
                 rx.copyFrom(rx, i, frames);

@@ -83,6 +83,17 @@ public final class DescriptorArray
         return buffer.getShort(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.DATA_LEN_OFFSET) & 0xFFFF;
     }
 
+    /**
+     * Returns the whole frame's length over all segments (RX), capped at 65535.
+     *
+     * @param i descriptor index.
+     * @return packet length.
+     */
+    public int pktLen(final int i)
+    {
+        return buffer.getShort(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.PKT_LEN_OFFSET) & 0xFFFF;
+    }
+
     public int bufLen(final int i)
     {
         return buffer.getShort(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.BUF_LEN_OFFSET) & 0xFFFF;

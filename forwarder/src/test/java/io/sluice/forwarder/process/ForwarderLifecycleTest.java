@@ -1,0 +1,176 @@
+package io.sluice.forwarder.process;
+
+import io.sluice.common.control.ControlChannel;
+import io.sluice.common.counters.CountersFileHeader;
+import io.sluice.forwarder.testing.PacketBuilder;
+import io.sluice.forwarder.testing.PcapWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static io.sluice.forwarder.process.NodeSpec.backend;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * How the forwarder process starts, refuses to start and stops: exit status 2 with file, field and reason for a bad
+ * config, 1 when DPDK cannot be set up, 0 after SIGTERM, and no file left behind in any case.
+ */
+class ForwarderLifecycleTest
+{
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    final ForwarderProcesses forwarders = new ForwarderProcesses();
+
+    @TempDir
+    Path dir;
+
+    /**
+     * A config problem, what the message must name, and the reason's key words.
+     */
+    private record BadConfig(NodeSpec spec, String yaml, String field, String reason)
+    {
+    }
+
+    @Test
+    void badConfigExitsWithStatus2NamingFileFieldAndReason() throws IOException
+    {
+        final List<BadConfig> configs = new ArrayList<>();
+        final NodeSpec typo = pcapNode();
+        configs.add(new BadConfig(typo, typo.toYaml("idle_stratgy: backoff"), "forwarder.idle_stratgy",
+            "unknown key"));
+        final NodeSpec notPrime = pcapNode().maglevTableSize(65_536);
+        configs.add(new BadConfig(notPrime, notPrime.toYaml(), "forwarder.maglev_table_size", "prime"));
+        final NodeSpec unknownPort = NodeSpec.create(dir).vdev("net_null0").port("net_null0")
+            .worker(1, "net_pcap9", "net_null0");
+        configs.add(new BadConfig(unknownPort, unknownPort.toYaml(), "forwarder.workers[0].rx_port", "net_pcap9"));
+        final NodeSpec badMac = pcapNode().nextHopMac("02:5a:00:00:fe");
+        configs.add(new BadConfig(badMac, badMac.toYaml(), "forwarder.next_hop_mac", "MAC"));
+
+        final List<ForwarderProcess> processes = new ArrayList<>();
+        for (final BadConfig config : configs)
+        {
+            processes.add(forwarders.launch(config.spec(), config.yaml(), dir));
+        }
+        for (int i = 0; i < configs.size(); i++)
+        {
+            final BadConfig config = configs.get(i);
+            final ForwarderProcess process = processes.get(i);
+            assertEquals(2, process.awaitExit(EXIT_TIMEOUT), config.field() + "\n" + process.output());
+            final String stderr = process.stderr();
+            final String expected = process.configFile() + ": " + config.field() + ": ";
+            assertTrue(stderr.contains(expected), "stderr should contain '" + expected + "'\n" + process.output());
+            final String reason = stderr.substring(stderr.indexOf(expected) + expected.length());
+            assertTrue(reason.contains(config.reason()), "reason should mention '" + config.reason() + "': " +
+                reason);
+            assertFalse(stderr.contains("Exception"), "a stack trace instead of a message\n" + process.output());
+            assertEquals("", process.stdout(), "nothing on stdout for a bad config");
+            assertNoFilesLeft(process);
+        }
+    }
+
+    @Test
+    void cleanShutdownLeavesNoFiles() throws IOException
+    {
+        final NodeSpec spec = pcapNode().idleStrategy("backoff");
+        final ForwarderProcess forwarder = forwarders.start(spec, dir);
+        final Path nodeDirectory = spec.nodeDirectory();
+        assertTrue(Files.isRegularFile(nodeDirectory.resolve(CountersFileHeader.FILE_NAME)), "counters file");
+        assertTrue(Files.isRegularFile(nodeDirectory.resolve(ControlChannel.FILE_NAME)), "control file");
+        forwarder.waitUntil("both frames received", () -> forwarder.rxPackets() == 2);
+        final List<Path> dpdkFilesWhileRunning = forwarder.dpdkFiles();
+
+        final long stopMs = forwarder.stop();
+
+        assertTrue(forwarder.stdout().contains("forwarder: stopped cleanly"), forwarder.output());
+        assertFalse(forwarder.stderr().contains("Exception") || forwarder.stdout().contains("agent error"),
+            forwarder.output());
+        assertFalse(Files.exists(nodeDirectory), "node directory left: " + list(nodeDirectory));
+        assertEquals(List.of(), list(spec.countersDir()), "files left in counters_dir");
+        assertEquals(List.of(), forwarder.dpdkFiles(), "DPDK runtime directory or hugepage files left");
+        assertFalse(ProcessHandle.of(forwarder.process().pid()).map(ProcessHandle::isAlive).orElse(false),
+            "process still alive");
+        System.out.printf("cleanShutdown: running after %d ms, stopped in %d ms, DPDK files while running %s%n",
+            forwarder.runningAfterMs(), stopMs, dpdkFilesWhileRunning);
+    }
+
+    @Test
+    void missingShimOrBadEalArgsExits1() throws IOException
+    {
+        final Path missingShim = dir.resolve("no-such-dir/libsluice_shim.so");
+        final NodeSpec shimless = pcapNode();
+        final ForwarderProcess noShim = forwarders.launch(shimless, shimless.toYaml(), dir,
+            "-Dsluice.shim.path=" + missingShim);
+        final NodeSpec missingPcap = NodeSpec.create(dir).vip("10.100.0.1", 80, "tcp", backend("10.1.0.1", 1))
+            .vdev("net_pcap0,rx_pcap=/nonexistent.pcap,tx_pcap=" + dir.resolve("unused.pcap"))
+            .port("net_pcap0").worker(1, "net_pcap0", "net_pcap0");
+        final ForwarderProcess noPcap = forwarders.launch(missingPcap, missingPcap.toYaml(), dir);
+        final NodeSpec badOption = pcapNode().ealArg("--no-such-eal-option");
+        final ForwarderProcess badEal = forwarders.launch(badOption, badOption.toYaml(), dir);
+
+        assertEquals(1, noShim.awaitExit(EXIT_TIMEOUT), noShim.output());
+        assertTrue(noShim.stderr().contains("DPDK shim not found at " + missingShim) &&
+            noShim.stderr().contains("make -C native shim"), noShim.output());
+        assertEquals(1, noPcap.awaitExit(EXIT_TIMEOUT), noPcap.output());
+        assertTrue(noPcap.stderr().contains("/nonexistent.pcap") &&
+            noPcap.stderr().contains("forwarder: no DPDK port named net_pcap0"), noPcap.output());
+        assertEquals(1, badEal.awaitExit(EXIT_TIMEOUT), badEal.output());
+        assertTrue(badEal.stderr().contains("forwarder: rte_eal_init") &&
+            badEal.stderr().contains("--no-such-eal-option") && badEal.stderr().contains("Invalid argument"),
+            badEal.output());
+        for (final ForwarderProcess process : List.of(noShim, noPcap, badEal))
+        {
+            assertFalse(process.stderr().contains("Exception"), "a stack trace instead of a message\n" +
+                process.output());
+            assertNoFilesLeft(process);
+        }
+    }
+
+    /**
+     * A node forwarding two frames from a pcap to another, with one VIP.
+     */
+    private NodeSpec pcapNode() throws IOException
+    {
+        final NodeSpec spec = NodeSpec.create(dir);
+        final Path in = dir.resolve(spec.name() + "-in.pcap");
+        final List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < 2; i++)
+        {
+            frames.add(PacketBuilder.packet().ethernet(NodeSpec.mac(NodeSpec.DEFAULT_OWN_MAC), 0x02_5a_00_00_00_aaL)
+                .ipv4("203.0.113.1", "10.100.0.1").tcp(40_000 + i, 80).build());
+        }
+        PcapWriter.write(in, frames);
+        return spec.vip("10.100.0.1", 80, "tcp", backend("10.1.0.1", 1))
+            .vdev("net_pcap0,rx_pcap=" + in + ",tx_pcap=" + dir.resolve(spec.name() + "-out.pcap"))
+            .port("net_pcap0").worker(1, "net_pcap0", "net_pcap0");
+    }
+
+    private static void assertNoFilesLeft(final ForwarderProcess process) throws IOException
+    {
+        assertEquals(List.of(), list(process.spec().countersDir()), "files left in counters_dir\n" +
+            process.output());
+        assertEquals(List.of(), process.dpdkFiles(), "DPDK files left\n" + process.output());
+    }
+
+    private static List<Path> list(final Path directory) throws IOException
+    {
+        if (!Files.isDirectory(directory))
+        {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(directory))
+        {
+            return files.filter(path -> !path.equals(directory)).toList();
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package io.sluice.forwarder.process;
+
+import io.sluice.common.Vip;
+import io.sluice.forwarder.lb.LoadBalancerState;
+import io.sluice.forwarder.pipeline.PipelineConfig;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One forwarder node as a test describes it: written out as the node YAML the process reads, and turned into the
+ * same {@link PipelineConfig} and {@link LoadBalancerState} (VIPs and backends added in file order) for an
+ * in-process reference pipeline. The reference is built from these values, not from the forwarder's config reader,
+ * so a value the forwarder ignores or misreads shows up as a difference.
+ * <p>
+ * Defaults suit a shared two-core machine: no hugepages, 256 MiB of EAL memory, a yielding idle strategy, small
+ * tables, and a node name {@code it-<random>} so parallel runs never share files.
+ */
+final class NodeSpec
+{
+    static final String DEFAULT_OWN_MAC = "02:5a:00:00:00:01";
+    static final String DEFAULT_NEXT_HOP_MAC = "02:5a:00:00:00:fe";
+
+    /**
+     * A VIP and its backends, in the order the forwarder adds them.
+     */
+    record VipSpec(String address, int port, String protocol, List<BackendSpec> backends)
+    {
+        Vip vip()
+        {
+            return new Vip(inet(address), port, protocol.equals("tcp") ? Vip.TCP : Vip.UDP);
+        }
+    }
+
+    record BackendSpec(String address, int weight)
+    {
+    }
+
+    record WorkerSpec(int core, String rxPort, String txPort)
+    {
+    }
+
+    private final String name;
+    private final Path countersDir;
+    private final List<String> ealArgs = new ArrayList<>(
+        List.of("--no-pci", "--no-huge", "-m", "256", "--no-telemetry", "--log-level=warning"));
+    private final List<String> ports = new ArrayList<>();
+    private final List<WorkerSpec> workers = new ArrayList<>();
+    private final List<VipSpec> vips = new ArrayList<>();
+    private String idleStrategy = "yield";
+    private String nextHopMac = DEFAULT_NEXT_HOP_MAC;
+    private String tunnelSourceV4 = "172.16.0.1";
+    private String tunnelSourceV6 = "fd00:5::1";
+    private long hashSeed = 0x5EED_F00DL;
+    private int maglevTableSize = 65_537;
+    private int tunnelMtu = 9000;
+    private int maxVips = 16;
+    private int maxBackends = 64;
+    private int connectionTableCapacity = 1 << 16;
+
+    private NodeSpec(final String name, final Path countersDir)
+    {
+        this.name = name;
+        this.countersDir = countersDir.toAbsolutePath();
+    }
+
+    /**
+     * Starts a node with a fresh random name whose shared-memory files go under {@code dir/shm}.
+     */
+    static NodeSpec create(final Path dir)
+    {
+        final String name = "it-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFF_FFFFFFL);
+        return new NodeSpec(name, dir.resolve("shm"));
+    }
+
+    NodeSpec vdev(final String vdev)
+    {
+        ealArgs.add("--vdev=" + vdev);
+        return this;
+    }
+
+    NodeSpec ealArg(final String arg)
+    {
+        ealArgs.add(arg);
+        return this;
+    }
+
+    NodeSpec port(final String portName)
+    {
+        ports.add(portName);
+        return this;
+    }
+
+    NodeSpec worker(final int core, final String rxPort, final String txPort)
+    {
+        workers.add(new WorkerSpec(core, rxPort, txPort));
+        return this;
+    }
+
+    NodeSpec vip(final String address, final int port, final String protocol, final BackendSpec... backends)
+    {
+        vips.add(new VipSpec(address, port, protocol, List.of(backends)));
+        return this;
+    }
+
+    static BackendSpec backend(final String address, final int weight)
+    {
+        return new BackendSpec(address, weight);
+    }
+
+    NodeSpec hashSeed(final long seed)
+    {
+        hashSeed = seed;
+        return this;
+    }
+
+    NodeSpec maglevTableSize(final int size)
+    {
+        maglevTableSize = size;
+        return this;
+    }
+
+    NodeSpec tunnelMtu(final int mtu)
+    {
+        tunnelMtu = mtu;
+        return this;
+    }
+
+    NodeSpec idleStrategy(final String strategy)
+    {
+        idleStrategy = strategy;
+        return this;
+    }
+
+    NodeSpec nextHopMac(final String mac)
+    {
+        nextHopMac = mac;
+        return this;
+    }
+
+    String name()
+    {
+        return name;
+    }
+
+    /**
+     * Returns the DPDK file prefix the forwarder derives from the node name.
+     */
+    String filePrefix()
+    {
+        return "sluice-" + name;
+    }
+
+    Path countersDir()
+    {
+        return countersDir;
+    }
+
+    Path nodeDirectory()
+    {
+        return countersDir.resolve(name);
+    }
+
+    List<VipSpec> vips()
+    {
+        return vips;
+    }
+
+    int workerCount()
+    {
+        return workers.size();
+    }
+
+    long hashSeed()
+    {
+        return hashSeed;
+    }
+
+    /**
+     * Returns the node YAML; {@code extraForwarderLines} are appended to the forwarder section as they are
+     * (for deliberately bad configs).
+     */
+    String toYaml(final String... extraForwarderLines)
+    {
+        final StringBuilder yaml = new StringBuilder();
+        yaml.append("node:\n  name: ").append(name).append('\n');
+        yaml.append("forwarder:\n  eal_args: [");
+        for (int i = 0; i < ealArgs.size(); i++)
+        {
+            yaml.append(i == 0 ? "" : ", ").append(quote(ealArgs.get(i)));
+        }
+        yaml.append("]\n  ports:\n");
+        ports.forEach(port -> yaml.append("    - name: ").append(port).append('\n'));
+        yaml.append("  workers:\n");
+        for (final WorkerSpec worker : workers)
+        {
+            yaml.append("    - core: ").append(worker.core()).append('\n')
+                .append("      rx_port: ").append(worker.rxPort()).append('\n')
+                .append("      tx_port: ").append(worker.txPort()).append('\n');
+        }
+        yaml.append("  idle_strategy: ").append(idleStrategy).append('\n')
+            .append("  counters_dir: ").append(quote(countersDir.toString())).append('\n')
+            .append("  own_mac: ").append(quote(DEFAULT_OWN_MAC)).append('\n')
+            .append("  next_hop_mac: ").append(quote(nextHopMac)).append('\n')
+            .append("  tunnel_source_v4: ").append(tunnelSourceV4).append('\n')
+            .append("  tunnel_source_v6: ").append(quote(tunnelSourceV6)).append('\n')
+            .append("  hash_seed: ").append(hashSeed).append('\n')
+            .append("  maglev_table_size: ").append(maglevTableSize).append('\n')
+            .append("  tunnel_mtu: ").append(tunnelMtu).append('\n')
+            .append("  max_vips: ").append(maxVips).append('\n')
+            .append("  max_backends: ").append(maxBackends).append('\n')
+            .append("  connection_table:\n    capacity: ").append(connectionTableCapacity).append('\n');
+        for (final String line : extraForwarderLines)
+        {
+            yaml.append("  ").append(line).append('\n');
+        }
+        yaml.append("vips:\n");
+        for (final VipSpec vip : vips)
+        {
+            yaml.append("  - address: ").append(quote(vip.address())).append('\n')
+                .append("    port: ").append(vip.port()).append('\n')
+                .append("    protocol: ").append(vip.protocol()).append('\n')
+                .append("    backends:").append(vip.backends().isEmpty() ? " []\n" : "\n");
+            for (final BackendSpec backend : vip.backends())
+            {
+                yaml.append("      - address: ").append(quote(backend.address())).append('\n')
+                    .append("        weight: ").append(backend.weight()).append('\n');
+            }
+        }
+        return yaml.toString();
+    }
+
+    /**
+     * Returns the pipeline settings the forwarder should derive from this node.
+     */
+    PipelineConfig pipelineConfig()
+    {
+        return new PipelineConfig(mac(DEFAULT_OWN_MAC), mac(nextHopMac), (Inet4Address)inet(tunnelSourceV4),
+            (Inet6Address)inet(tunnelSourceV6), hashSeed, maglevTableSize, connectionTableCapacity,
+            TimeUnit.SECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(60), TimeUnit.SECONDS.toNanos(30), tunnelMtu,
+            maxVips, maxBackends);
+    }
+
+    /**
+     * Returns the forwarding state the forwarder starts with: every VIP, then its backends (healthy, configured
+     * weight), in file order, so VIP indexes and backend slots match the forwarder's.
+     */
+    LoadBalancerState newState()
+    {
+        final LoadBalancerState state = new LoadBalancerState(maxVips, maxBackends, maglevTableSize, hashSeed);
+        for (final VipSpec vip : vips)
+        {
+            state.addVip(vip.vip());
+            for (final BackendSpec backend : vip.backends())
+            {
+                state.addBackend(vip.vip(), inet(backend.address()), backend.weight(), true);
+            }
+        }
+        return state;
+    }
+
+    static InetAddress inet(final String literal)
+    {
+        try
+        {
+            return InetAddress.getByName(literal);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalArgumentException(literal, ex);
+        }
+    }
+
+    static long mac(final String text)
+    {
+        long value = 0;
+        for (final String part : text.split(":"))
+        {
+            value = (value << 8) | Integer.parseInt(part, 16);
+        }
+        return value;
+    }
+
+    private static String quote(final String text)
+    {
+        return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    @Override
+    public String toString()
+    {
+        return String.format(Locale.ROOT, "node %s (%d workers, %d VIPs)", name, workers.size(), vips.size());
+    }
+}

@@ -1,0 +1,146 @@
+package io.sluice.forwarder.process;
+
+import io.sluice.forwarder.lb.ConnectionTable;
+import io.sluice.forwarder.lb.SnapshotPublisher;
+import io.sluice.forwarder.pipeline.DropReason;
+import io.sluice.forwarder.pipeline.PacketPipeline;
+import io.sluice.forwarder.pipeline.PipelineConfig;
+import io.sluice.forwarder.pipeline.PipelineCounters;
+import io.sluice.forwarder.pipeline.Verdict;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What one forwarder worker should do with a sequence of frames, computed in this JVM with a real
+ * {@link PacketPipeline} over the same settings and forwarding state: each frame sits in an mbuf-like buffer
+ * ({@link #MBUF_HEADROOM} bytes of headroom, {@link #MBUF_DATA_ROOM} of data room), and a frame larger than the data
+ * room is dropped as chained before the pipeline sees it, as the worker does.
+ */
+final class ReferenceWorker
+{
+    static final int MBUF_HEADROOM = 128;
+    static final int MBUF_DATA_ROOM = 2048;
+    private static final long NOW_NS = 1_000_000_000L;
+
+    /**
+     * A frame the worker sends.
+     *
+     * @param inputIndex which input frame it came from.
+     * @param bytes      the encapsulated frame.
+     */
+    record Output(int inputIndex, byte[] bytes)
+    {
+    }
+
+    private final PacketPipeline pipeline;
+    private final PipelineCounters counters;
+    private final ConnectionTable connections;
+    private final List<Output> output = new ArrayList<>();
+    private final List<Integer> verdicts = new ArrayList<>();
+    private final List<Integer> dropReasons = new ArrayList<>();
+    private long rxPackets;
+    private long rxBytes;
+    private long txBytes;
+
+    ReferenceWorker(final PipelineConfig config, final SnapshotPublisher publisher)
+    {
+        counters = new PipelineCounters(config.maxVips(), config.maxBackends());
+        connections = new ConnectionTable(config.connectionTableCapacity(), config.tcpIdleTimeoutNs(),
+            config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs());
+        pipeline = new PacketPipeline(config, publisher, connections, counters);
+    }
+
+    /**
+     * Builds one reference worker for a node's initial state.
+     */
+    static ReferenceWorker forNode(final NodeSpec spec)
+    {
+        return new ReferenceWorker(spec.pipelineConfig(), new SnapshotPublisher(spec.newState().snapshot()));
+    }
+
+    /**
+     * Processes frames in order.
+     */
+    ReferenceWorker process(final List<byte[]> frames)
+    {
+        for (final byte[] frame : frames)
+        {
+            process(frame);
+        }
+        return this;
+    }
+
+    private void process(final byte[] frame)
+    {
+        final int index = verdicts.size();
+        rxPackets++;
+        if (frame.length > MBUF_DATA_ROOM)
+        {
+            rxBytes += frame.length;
+            counters.recordDrop(DropReason.FRAME_CHAINED);
+            verdicts.add(Verdict.DROP);
+            dropReasons.add(DropReason.FRAME_CHAINED.ordinal());
+            return;
+        }
+        rxBytes += frame.length;
+        final byte[] mbuf = new byte[MBUF_HEADROOM + MBUF_DATA_ROOM];
+        System.arraycopy(frame, 0, mbuf, MBUF_HEADROOM, frame.length);
+        pipeline.beginBurst(NOW_NS);
+        final int verdict = pipeline.process(new UnsafeBuffer(mbuf), MBUF_HEADROOM, frame.length);
+        verdicts.add(verdict);
+        dropReasons.add(verdict == Verdict.DROP ? pipeline.dropReason() : -1);
+        if (verdict == Verdict.FORWARD)
+        {
+            final int offset = pipeline.outOffset();
+            output.add(new Output(index, Arrays.copyOfRange(mbuf, offset, offset + pipeline.outLength())));
+            txBytes += pipeline.outLength();
+        }
+    }
+
+    List<Output> output()
+    {
+        return output;
+    }
+
+    int verdict(final int inputIndex)
+    {
+        return verdicts.get(inputIndex);
+    }
+
+    /**
+     * Returns the drop reason of a dropped input frame, or null.
+     */
+    DropReason dropReason(final int inputIndex)
+    {
+        final int reason = dropReasons.get(inputIndex);
+        return reason < 0 ? null : DropReason.get(reason);
+    }
+
+    PipelineCounters counters()
+    {
+        return counters;
+    }
+
+    ConnectionTable connections()
+    {
+        return connections;
+    }
+
+    long rxPackets()
+    {
+        return rxPackets;
+    }
+
+    long rxBytes()
+    {
+        return rxBytes;
+    }
+
+    long txBytes()
+    {
+        return txBytes;
+    }
+}
