@@ -17,7 +17,8 @@ import java.nio.ByteBuffer;
  * the TLB as well as the cache. Memory from {@code malloc} marked {@code MADV_HUGEPAGE}
  * before it is first touched is faulted in as 2 MiB pages (THP "madvise" mode, the common default), which
  * takes the TLB misses away. Where that is not possible (no libc binding, another OS) the memory comes from
- * an aligned direct buffer instead. The memory is freed when its owner becomes unreachable.
+ * an aligned direct buffer instead, as it does with {@code -Dsluice.hugepages=false}. The memory is freed when
+ * its owner becomes unreachable.
  */
 public final class HugePageMemory
 {
@@ -28,7 +29,8 @@ public final class HugePageMemory
 
     private static final int MADV_HUGEPAGE = 14;
     private static final Cleaner CLEANER = Cleaner.create();
-    private static final LibC LIBC = loadLibC();
+    private static final LibC LIBC = Boolean.parseBoolean(System.getProperty("sluice.hugepages", "true")) ?
+        loadLibC() : null;
 
     /**
      * The libc calls used here.
