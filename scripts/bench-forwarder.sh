@@ -1,0 +1,605 @@
+#!/usr/bin/env bash
+# Forwarder throughput next to dpdk-testpmd (issue 3): the same pcap of 60-byte IPv4 TCP frames (10,000 flows to
+# the VIP 10.100.0.1:80) replayed forever by net_pcap into one forwarding core (core 1) and sunk into net_null.
+# Three runs, one after the other: the Sluice forwarder (busy-spin, 10 backends, GC log on), then testpmd in io
+# mode (the I/O floor: rx_burst + tx_burst, no packet touched) and in 5tswap mode (parses L2-L4 and swaps the
+# addresses and ports, the closest testpmd has to a load balancer's per-packet work). Prints Mpps for each, the
+# ratios Sluice/testpmd, and the GC events that fell inside Sluice's measured window.
+#
+# What is measured, the same way for all three: packets that reached net_null over the window, per second.
+# - Sluice: the forwarder's own counters, read once a second by `sluice stats --json --interval 1`; the window
+#   runs from the read that ends the warm-up to the read SECONDS later; Mpps = delta(forwarded) / delta(t).
+# - testpmd: with two ports testpmd builds two streams (pcap->null and null->pcap) on the one forwarding core, and
+#   net_null's RX would generate packets as fast as it is polled. So net_null runs with no-rx=1 (in both
+#   programs: Sluice never polls it anyway): the null->pcap stream finds nothing, and what is left is exactly the
+#   forwarder's job, pcap RX -> net_null TX. Mpps = delta(TX-packets of net_null, port 1) between two of the
+#   once-a-second port statistics (`--stats-period 1`), divided by the time between them (lines are
+#   time-stamped as they arrive).
+# Both programs keep everything but the forwarding thread off core 1, as isolcpus would: testpmd's EAL puts its
+# main lcore and control threads on core 0; the forwarder's JVM is started under `taskset -c 0` (with
+# -XX:ActiveProcessorCount=2, so the JVM still sizes itself for 2 cores) and its worker pins itself to core 1.
+#
+# Needs root for apt-get and hugepages; without hugepages it falls back to --no-huge and says so.
+set -euo pipefail
+
+usage() {
+    echo "usage: scripts/bench-forwarder.sh [--seconds N] [--warmup N] [--long] [--no-huge] [--json] [--results DIR]" \
+        "[-h | --help]"
+}
+
+print_help() {
+    usage
+    cat <<'EOF'
+  --seconds N    measured window of each run, in seconds (default 10)
+  --warmup N     seconds of traffic before the window opens (default 5)
+  --long         a 60 s window (the "no GC event in 60 s" check); --seconds after it still wins
+  --no-huge      do not reserve hugepages: EAL runs with --no-huge -m 512
+  --json         end with one JSON line: sluice_mpps, testpmd_io_mpps, testpmd_5tswap_mpps, ratio_io,
+                 ratio_5tswap, gc_events_in_window, hugepages, seconds (and a few more)
+  --results DIR  keep the logs (forwarder, GC, safepoints, testpmd, config, stats) in DIR
+Environment: SLUICE_JAVA_OPTS is appended to the forwarder's JVM options (e.g.
+-Dagrona.disable.bounds.checks=true). Takes about 3 x (warm-up + window) + 30 s; the machine should be quiet.
+EOF
+}
+
+die() {
+    echo "bench-forwarder: $*" >&2
+    exit 1
+}
+
+usage_error() {
+    echo "bench-forwarder: $*" >&2
+    usage >&2
+    exit 2
+}
+
+positive_int() {
+    [[ "$2" =~ ^[1-9][0-9]*$ ]] || usage_error "$1 needs a whole number of seconds >= 1, got '$2'"
+}
+
+seconds=10
+warmup=5
+json=0
+no_huge=0
+results_dir=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --seconds)
+            [[ $# -ge 2 ]] || usage_error "--seconds needs a value"
+            positive_int --seconds "$2"
+            seconds=$2
+            shift ;;
+        --warmup)
+            [[ $# -ge 2 ]] || usage_error "--warmup needs a value"
+            positive_int --warmup "$2"
+            warmup=$2
+            shift ;;
+        --long) seconds=60 ;;
+        --json) json=1 ;;
+        --no-huge) no_huge=1 ;;
+        --results)
+            [[ $# -ge 2 ]] || usage_error "--results needs a directory"
+            results_dir=$2
+            shift ;;
+        -h|--help) print_help; exit 0 ;;
+        *) usage_error "unknown option: $1" ;;
+    esac
+    shift
+done
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly FORWARDING_CORE=1
+readonly EAL_MEMORY_MB=512
+readonly FLOWS=10000
+readonly BACKENDS=10
+readonly NULL_PORT=1 # testpmd numbers ports in --vdev order: net_pcap0 is 0, net_null0 is 1
+node="bench-fwd-$$"
+testpmd_prefix="sluice-bench-testpmd-$$"
+counters_root=/dev/shm/sluice
+work=""
+pids=()
+hugepages_added=0
+hugetlbfs_mounted=0
+hugepages_dir_made=0
+counters_root_made=0
+
+log() {
+    # Progress goes to stderr so that stdout stays the report (and --json's last line stays last).
+    echo "bench-forwarder: $*" >&2
+}
+
+# Stops every process this script started (TERM, then KILL after 10 s) and removes what they may have left.
+cleanup() {
+    local status=$?
+    trap - EXIT
+    trap '' INT TERM # a second Ctrl-C must not cut the cleanup short
+    local pid
+    for pid in ${pids[@]+"${pids[@]}"}; do
+        if kill -0 "$pid" 2>/dev/null; then
+            kill -TERM "$pid" 2>/dev/null || true
+            for _ in $(seq 100); do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.1
+            done
+            kill -KILL "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
+    # A clean exit leaves none of these; a killed DPDK process or forwarder may.
+    local prefix
+    for prefix in "sluice-$node" "$testpmd_prefix"; do
+        rm -f /dev/hugepages/"$prefix"map_* 2>/dev/null || true
+        rm -rf "/var/run/dpdk/$prefix" 2>/dev/null || true
+    done
+    rm -rf "${counters_root:?}/$node"
+    if [[ $counters_root_made -eq 1 ]]; then
+        rmdir "$counters_root" 2>/dev/null || true
+    fi
+    release_hugepages
+    if [[ -n "$work" && -d "$work" ]]; then
+        if [[ -n "$results_dir" ]]; then
+            mkdir -p "$results_dir" && cp -r "$work"/. "$results_dir"/ ||
+                echo "bench-forwarder: could not copy the logs to $results_dir" >&2
+        fi
+        rm -rf "$work"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+install_packages() {
+    local missing=()
+    command -v dpdk-testpmd >/dev/null || missing+=(dpdk)
+    pkg-config --exists libdpdk 2>/dev/null || missing+=(libdpdk-dev)
+    command -v pkg-config >/dev/null || missing+=(pkg-config)
+    command -v cc >/dev/null || missing+=(gcc)
+    command -v make >/dev/null || missing+=(make)
+    command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+    command -v mvn >/dev/null || missing+=(maven)
+    command -v jq >/dev/null || missing+=(jq)
+    command -v python3 >/dev/null || missing+=(python3)
+    if [[ ${#missing[@]} -gt 0 ]]; then
+        [[ $(id -u) -eq 0 ]] || die "need root to install ${missing[*]}"
+        log "installing ${missing[*]}"
+        apt-get update -q >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
+    fi
+}
+
+meminfo() {
+    awk -v key="$1:" '$1 == key { print $2 }' /proc/meminfo
+}
+
+# Reserves enough free hugepages for one EAL at a time (-m 512) and mounts hugetlbfs, as docs/environment.md
+# does; only what is missing is added, and cleanup gives exactly that back. Sets hugepages_note.
+reserve_hugepages() {
+    if [[ $no_huge -eq 1 ]]; then
+        hugepages_note="no (--no-huge given)"
+        return 1
+    fi
+    if [[ $(id -u) -ne 0 ]]; then
+        hugepages_note="no (not root: cannot reserve them)"
+        return 1
+    fi
+    local page_kb need free total
+    page_kb=$(meminfo Hugepagesize)
+    [[ -n "$page_kb" && "$page_kb" -gt 0 ]] || { hugepages_note="no (kernel reports no hugepage size)"; return 1; }
+    need=$(( (EAL_MEMORY_MB * 1024 + page_kb - 1) / page_kb ))
+    free=$(meminfo HugePages_Free)
+    if [[ $free -lt $need ]]; then
+        total=$(cat /proc/sys/vm/nr_hugepages)
+        echo $(( total + need - free )) > /proc/sys/vm/nr_hugepages 2>/dev/null || true
+        hugepages_added=$(( $(cat /proc/sys/vm/nr_hugepages) - total ))
+        free=$(meminfo HugePages_Free)
+        if [[ $free -lt $need ]]; then
+            release_hugepages
+            hugepages_note="no (only $free of $need hugepages of $page_kb kB could be reserved)"
+            return 1
+        fi
+    fi
+    if [[ ! -d /dev/hugepages ]]; then
+        mkdir -p /dev/hugepages
+        hugepages_dir_made=1
+    fi
+    if ! mountpoint -q /dev/hugepages; then
+        mount -t hugetlbfs nodev /dev/hugepages
+        hugetlbfs_mounted=1
+    fi
+    if [[ $hugepages_added -gt 0 ]]; then
+        hugepages_note="yes ($need x $page_kb kB pages; this script reserved $hugepages_added and gives them back)"
+    else
+        hugepages_note="yes ($need x $page_kb kB pages, already reserved)"
+    fi
+    return 0
+}
+
+release_hugepages() {
+    if [[ $hugetlbfs_mounted -eq 1 ]]; then
+        umount /dev/hugepages 2>/dev/null || true
+        hugetlbfs_mounted=0
+    fi
+    if [[ $hugepages_dir_made -eq 1 ]]; then
+        rmdir /dev/hugepages 2>/dev/null || true
+        hugepages_dir_made=0
+    fi
+    if [[ $hugepages_added -gt 0 ]]; then
+        local now
+        now=$(cat /proc/sys/vm/nr_hugepages)
+        echo $(( now > hugepages_added ? now - hugepages_added : 0 )) > /proc/sys/vm/nr_hugepages 2>/dev/null || true
+        hugepages_added=0
+    fi
+}
+
+# 60-byte Ethernet/IPv4/TCP SYN frames (54 bytes of headers, zero padding), valid checksums, FLOWS distinct
+# (source address, source port) pairs to VIP:80. Plain struct, no scapy: any python3 will do.
+write_pcap() {
+    python3 - "$1" "$FLOWS" <<'EOF'
+import struct, sys
+
+path, flows = sys.argv[1], int(sys.argv[2])
+vip = bytes([10, 100, 0, 1])
+
+def checksum(data):
+    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while total >> 16:
+        total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+with open(path, "wb") as out:
+    out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))  # pcap header, LINKTYPE_ETHERNET
+    for i in range(flows):
+        src = bytes([10, 200 + (i >> 16), (i >> 8) & 0xFF, i & 0xFF])
+        sport = 1024 + (i * 7919) % 64000
+        tcp = bytearray(struct.pack("!HHIIBBHHH", sport, 80, i, 0, 5 << 4, 0x02, 65535, 0, 0))
+        tcp[16:18] = struct.pack("!H", checksum(src + vip + struct.pack("!BBH", 0, 6, len(tcp)) + tcp))
+        ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), i & 0xFFFF, 0x4000, 64, 6, 0, src, vip))
+        ip[10:12] = struct.pack("!H", checksum(bytes(ip)))
+        frame = (bytes.fromhex("020000000001" "020000000002" "0800") + ip + tcp).ljust(60, b"\0")
+        out.write(struct.pack("<IIII", i // 1000000, i % 1000000, len(frame), len(frame)) + frame)
+EOF
+}
+
+write_config() {
+    local file=$1
+    {
+        echo "node:"
+        echo "  name: $node"
+        echo "forwarder:"
+        printf '  eal_args: ['
+        local first=1 arg
+        for arg in "${eal_args[@]}"; do
+            [[ $first -eq 1 ]] || printf ', '
+            printf '"%s"' "$arg"
+            first=0
+        done
+        echo "]"
+        cat <<EOF
+  ports:
+    - name: net_pcap0
+    - name: net_null0
+  workers:
+    - core: $FORWARDING_CORE
+      rx_port: net_pcap0
+      tx_port: net_null0
+  idle_strategy: busy-spin
+  # net_pcap's infinite_rx keeps one mbuf per pcap frame: room for those plus the rings (testpmd: 32768 mbufs).
+  mbufs_per_worker: 32767
+  next_hop_mac: "02:00:00:00:00:fe"
+  tunnel_source_v4: 10.0.0.1
+  counters_dir: $counters_root
+vips:
+  - name: web
+    address: 10.100.0.1
+    port: 80
+    protocol: tcp
+    backends:
+EOF
+        local b
+        for b in $(seq 1 "$BACKENDS"); do
+            echo "      - address: 10.1.0.$b"
+        done
+    } > "$file"
+}
+
+# Share of the last second core 1 spent busy, in percent: another busy-spinning process there halves every figure.
+core_busy_percent() {
+    local a b
+    a=$(awk -v cpu="cpu$FORWARDING_CORE" '$1 == cpu { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
+    sleep 1
+    b=$(awk -v cpu="cpu$FORWARDING_CORE" '$1 == cpu { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
+    awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " "); busy = y[1] - x[1]; idle = y[2] - x[2];
+        printf "%d", ((busy + idle) > 0 ? 100 * busy / (busy + idle) : 0) }'
+}
+
+load_average() {
+    cut -d' ' -f1-3 /proc/loadavg
+}
+
+stamp_lines() {
+    local line
+    while IFS= read -r line; do
+        printf '%s %s\n' "$EPOCHREALTIME" "$line"
+    done
+}
+
+# Waits until FILE has a line matching PATTERN, the process PID is gone, or SECONDS pass.
+wait_for_line() {
+    local file=$1 pattern=$2 pid=$3 limit=$4
+    local deadline=$(( SECONDS + limit ))
+    while (( SECONDS < deadline )); do
+        grep -q -- "$pattern" "$file" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.2
+    done
+    return 1
+}
+
+stop_process() {
+    local pid=$1 signal=$2 limit=$3 status=0
+    kill "-$signal" "$pid" 2>/dev/null || true
+    local deadline=$(( SECONDS + limit ))
+    while kill -0 "$pid" 2>/dev/null && (( SECONDS < deadline )); do
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        return 124
+    fi
+    wait "$pid" || status=$?
+    forget_pid "$pid"
+    return "$status"
+}
+
+# Forgets a reaped pid, so that cleanup never signals a number the kernel may have handed to someone else.
+forget_pid() {
+    local kept=() p
+    for p in ${pids[@]+"${pids[@]}"}; do
+        [[ "$p" == "$1" ]] || kept+=("$p")
+    done
+    pids=(${kept[@]+"${kept[@]}"})
+}
+
+# Runs a command in the background and waits for it: a trapped signal interrupts `wait` at once (it would wait
+# for a foreground command to end), and cleanup then stops the command.
+run_and_wait() {
+    "$@" &
+    local pid=$! status=0
+    pids+=("$pid")
+    wait "$pid" || status=$?
+    forget_pid "$pid"
+    return "$status"
+}
+
+# Counts the GC events (distinct GC(n) ids) and the safepoints logged inside [start_ms, end_ms] (epoch ms, from
+# the timemillis decorator; the uptime decorator on the same lines gives the window in JVM uptime). mawk's %d
+# stops at 2^31: epoch milliseconds are printed with %.0f.
+# Prints: gc_events gc_pause_ms safepoints safepoint_max_us window_start_uptime window_end_uptime
+log_window() {
+    local gc_log=$1 safepoint_log=$2 start_ms=$3 end_ms=$4
+    awk -v start="$start_ms" -v end="$end_ms" '
+        function stamp(line, parts) {
+            # [12.345s][1764428000123ms] ...
+            if (match(line, /^\[[0-9.]+s\]\[[0-9]+ms\]/) == 0) return -1
+            split(substr(line, 2, RLENGTH - 4), parts, /s\]\[/)
+            uptime_ms = parts[1] * 1000; return parts[2] + 0
+        }
+        FNR == 1 { file++ }
+        {
+            t = stamp($0)
+            if (t < 0) next
+            if (jvm_start == "") jvm_start = t - uptime_ms
+            if (t < start || t > end) next
+            if (file == 1 && match($0, /GC\([0-9]+\)/)) {
+                id = substr($0, RSTART, RLENGTH)
+                if (!(id in seen)) { seen[id] = 1; events++ }
+                if ($0 ~ / Pause / && match($0, /[0-9.]+ms$/)) pause += substr($0, RSTART, RLENGTH - 2)
+            }
+            if (file == 2 && $0 ~ /Safepoint "/) {
+                safepoints++
+                if (match($0, /Total: [0-9]+ ns/)) {
+                    ns = substr($0, RSTART + 7, RLENGTH - 10) + 0
+                    if (ns > max_ns) max_ns = ns
+                }
+            }
+        }
+        END {
+            printf "%d %.1f %d %.0f %.1f %.1f\n", events, pause, safepoints, max_ns / 1000,
+                (start - jvm_start) / 1000, (end - jvm_start) / 1000
+        }' "$gc_log" "$safepoint_log"
+}
+
+run_sluice() {
+    local config="$work/node.yaml" out="$work/forwarder.log" stats="$work/stats.json"
+    write_config "$config"
+    # Builds the jar when it is missing or stale (scripts/sluice does) and validates the config before EAL starts.
+    "$root/scripts/sluice" check-config "$config" > "$work/check-config.log" 2>&1 ||
+        { cat "$work/check-config.log" >&2; die "the generated config does not pass check-config"; }
+
+    # A fixed, pre-touched heap: no resizing and no page faults in the window. Both logs carry JVM uptime and
+    # epoch ms, so events can be matched to the counters' window.
+    local java_opts="-XX:ActiveProcessorCount=2 -Xms1g -Xmx1g -XX:+AlwaysPreTouch"
+    java_opts+=" -Xlog:gc*:file=$work/gc.log:uptime,timemillis"
+    java_opts+=" -Xlog:safepoint:file=$work/safepoint.log:uptime,timemillis"
+    java_opts+=" ${SLUICE_JAVA_OPTS:-}"
+    log "sluice: starting the forwarder (JVM options: $java_opts)"
+    SLUICE_JAVA_OPTS="$java_opts" taskset -c 0 "$root/scripts/sluice" forwarder --config "$config" \
+        > "$out" 2>&1 < /dev/null &
+    local pid=$!
+    pids+=("$pid")
+    if ! wait_for_line "$out" "^sluice forwarder $node running" "$pid" 120; then
+        cat "$out" >&2
+        die "the forwarder did not start"
+    fi
+    log "sluice: running; warm-up ${warmup} s, then ${seconds} s measured"
+    # The first stats sample ends the warm-up (it only opens the window), hence one second less of sleep.
+    run_and_wait sleep $(( warmup - 1 ))
+    # The connection table (64 MiB) asks for transparent huge pages; whether it got them changes every lookup.
+    sluice_thp_mib=$(awk '/^AnonHugePages:/ { printf "%d", $2 / 1024 }' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
+    # One sample a second, back to back (each starts where the previous ended): the window runs from the end of
+    # the first to the end of the last, and the per-second rates show how steady the rate was.
+    run_and_wait taskset -c 0 "$root/scripts/sluice" stats --node "$node" --dir "$counters_root" --json \
+        --count $(( seconds + 1 )) --interval 1 > "$stats" 2> "$work/stats.err" ||
+        { cat "$work/stats.err" "$out" >&2; die "reading the forwarder's counters failed"; }
+
+    # Clean: exit status 0 after SIGTERM, "stopped cleanly" logged, the shared-memory files removed.
+    sluice_exit_status=0
+    stop_process "$pid" TERM 30 || sluice_exit_status=$?
+    local stopped=false files_left=false
+    grep -q "^forwarder: stopped cleanly" "$out" && stopped=true
+    [[ -e "$counters_root/$node" ]] && files_left=true
+    if [[ $sluice_exit_status -eq 0 && $stopped == true && $files_left == false ]]; then
+        sluice_clean=true
+        sluice_exit="clean (SIGTERM -> exit status 0, counters files removed)"
+    else
+        sluice_clean=false
+        sluice_exit="NOT clean (exit status $sluice_exit_status, 'stopped cleanly' logged: $stopped,"
+        sluice_exit+=" counters files left: $files_left)"
+        tail -20 "$out" >&2
+    fi
+
+    # Deltas over the window: differences of the (exact) totals of the first and the last sample.
+    local totals
+    totals=$(jq -s -r '.[0] as $first | last as $last | .[1:] as $window |
+        def delta(f): ($last.totals | f) - ($first.totals | f);
+        ($window | map(.interval_s) | add) as $s |
+        [ $s, $last.time_ms, (delta(.forwarded) / $s / 1e6),
+          delta(.forwarded), delta(.rx_packets), delta(.tx_packets), delta(.tx_full_drops), delta(.tx_rejected),
+          delta(.dropped), delta(.passed), $last.totals.max_duty_cycle_ns,
+          ($window | map(.totals.forwarded_pps) | min / 1e6), ($window | map(.totals.forwarded_pps) | max / 1e6)
+        ] | @tsv' "$stats")
+    read -r sluice_interval sluice_end_ms sluice_mpps sluice_forwarded sluice_rx sluice_tx sluice_tx_full \
+        sluice_tx_rejected sluice_dropped sluice_passed sluice_max_cycle_ns sluice_min sluice_max <<< "$totals"
+    local start_ms
+    start_ms=$(awk -v end="$sluice_end_ms" -v s="$sluice_interval" 'BEGIN { printf "%.0f", end - s * 1000 }')
+    read -r gc_events gc_pause_ms safepoints safepoint_max_us window_from window_to \
+        <<< "$(log_window "$work/gc.log" "$work/safepoint.log" "$start_ms" "$sluice_end_ms")"
+}
+
+# Sets testpmd_mpps, _tx, _rx, _span, _mean, _min and _max (no subshell here: the trap must see the pid).
+run_testpmd() {
+    local mode=$1
+    local out="$work/testpmd-$mode.log"
+    local testpmd_eal=("${eal_args[@]}")
+    [[ $use_hugepages -eq 1 ]] && testpmd_eal+=(--in-memory) # as the forwarder: no files in /dev/hugepages
+    log "testpmd $mode: warm-up ${warmup} s, then ${seconds} s measured"
+    # Forwarding lcore 1 only (--coremask=0x2, --nb-cores=1); lcore 0 is the main lcore, which only prints stats.
+    dpdk-testpmd "${testpmd_eal[@]}" --file-prefix="$testpmd_prefix" -l "0,$FORWARDING_CORE" -- \
+        --forward-mode="$mode" --nb-cores=1 --coremask="$(printf '0x%x' $(( 1 << FORWARDING_CORE )))" \
+        --no-lsc-interrupt --total-num-mbufs=32768 -a --stats-period 1 \
+        > >(stamp_lines > "$out") 2>&1 < /dev/null &
+    local pid=$!
+    pids+=("$pid")
+    local deadline=$(( SECONDS + warmup + seconds + 60 )) window=""
+    while [[ -z "$window" ]]; do
+        kill -0 "$pid" 2>/dev/null || { cat "$out" >&2; die "testpmd $mode stopped early"; }
+        (( SECONDS < deadline )) || die "testpmd $mode printed no statistics for too long"
+        sleep 0.5
+        window=$(testpmd_window "$out")
+    done
+    local status=0
+    stop_process "$pid" INT 30 || status=$?
+    [[ $status -eq 0 ]] || log "testpmd $mode exited with status $status"
+    read -r testpmd_mpps testpmd_tx testpmd_rx testpmd_span testpmd_mean testpmd_min testpmd_max <<< "$window"
+}
+
+# The window opens at the first statistics print at least --warmup seconds after the first print, and closes at
+# the first print --seconds later (a quarter second of slack: prints come every period plus a little). testpmd
+# counts the period in TSC cycles, and in a VM it may print every 2 s instead of every 1 s: hence the time
+# stamps. Prints: Mpps, packets sent to net_null, packets received from net_pcap, seconds between the two prints,
+# mean, min and max of testpmd's own per-print Tx-pps (a cross-check, and the spread); nothing until the window
+# has closed.
+testpmd_window() {
+    samples "$1" | awk -v warmup="$warmup" -v seconds="$seconds" '
+        NR == 1 { first = $1 }
+        t0 == "" && $1 >= first + warmup { t0 = $1; tx0 = $2; rx0 = $3; next }
+        t0 != "" { pps += $4; n++; if (n == 1 || $4 < min) min = $4; if ($4 > max) max = $4 }
+        t0 != "" && $1 >= t0 + seconds - 0.25 {
+            printf "%.3f %.0f %.0f %.3f %.3f %.3f %.3f\n", (($2 - tx0) / ($1 - t0)) / 1e6, $2 - tx0, $3 - rx0,
+                $1 - t0, pps / n / 1e6, min / 1e6, max / 1e6
+            exit
+        }'
+}
+
+# One line per statistics print: arrival time, TX-packets of net_null, RX-packets of net_pcap, Tx-pps of net_null.
+samples() {
+    awk -v null_port="$NULL_PORT" '
+        / NIC statistics for port / { for (i = 1; i < NF; i++) if ($i == "port") port = $(i + 1) }
+        port == 0 && /RX-packets:/ { rx = $3 }
+        port == null_port && /TX-packets:/ { tx = $3 }
+        port == null_port && /Tx-pps:/ { print $1, tx, rx, $3 }' "$1"
+}
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "0" }'
+}
+
+install_packages
+make -s -C "$root/native" shim >&2
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench-forwarder.XXXXXX")"
+pcap="$work/flows.pcap"
+write_pcap "$pcap"
+[[ -d "$counters_root" ]] || { mkdir -p "$counters_root"; counters_root_made=1; }
+
+hugepages_note=""
+if reserve_hugepages; then
+    use_hugepages=1
+    eal_args=(--no-pci -m "$EAL_MEMORY_MB")
+else
+    use_hugepages=0
+    eal_args=(--no-pci --no-huge -m "$EAL_MEMORY_MB")
+fi
+eal_args+=("--vdev=net_pcap0,rx_pcap=$pcap,infinite_rx=1" "--vdev=net_null0,no-rx=1")
+log "hugepages: $hugepages_note"
+
+core_busy_before=$(core_busy_percent)
+load_before=$(load_average)
+if (( core_busy_before > 20 )); then
+    log "WARNING: core $FORWARDING_CORE was ${core_busy_before}% busy before the benchmark started" \
+        "(another process?): every figure will be low"
+fi
+
+run_sluice
+run_testpmd io
+io=("$testpmd_mpps" "$testpmd_tx" "$testpmd_rx" "$testpmd_span" "$testpmd_mean" "$testpmd_min" "$testpmd_max")
+run_testpmd 5tswap
+swap=("$testpmd_mpps" "$testpmd_tx" "$testpmd_rx" "$testpmd_span" "$testpmd_mean" "$testpmd_min" "$testpmd_max")
+load_after=$(load_average)
+ratio_io=$(ratio "$sluice_mpps" "${io[0]}")
+ratio_5tswap=$(ratio "$sluice_mpps" "${swap[0]}")
+
+printf 'Forwarder vs dpdk-testpmd: %d flows of 60-byte TCP frames to 10.100.0.1:80, net_pcap (infinite_rx) ->' "$FLOWS"
+printf ' net_null, one forwarding core (%d)\n' "$FORWARDING_CORE"
+printf '  window %d s after %d s warm-up; hugepages: %s\n' "$seconds" "$warmup" "$hugepages_note"
+printf '  load average before %s, after %s (%s cores); core %d busy before start: %s%%\n' "$load_before" \
+    "$load_after" "$(nproc)" "$FORWARDING_CORE" "$core_busy_before"
+printf '  sluice          %7.2f Mpps forwarded (per second %.2f-%.2f; %d received, %d forwarded, %d sent in %.3f s;' \
+    "$sluice_mpps" "$sluice_min" "$sluice_max" "$sluice_rx" "$sluice_forwarded" "$sluice_tx" "$sluice_interval"
+printf ' tx full drops %d, tx rejected %d, drops %d, passed %d)\n' "$sluice_tx_full" "$sluice_tx_rejected" \
+    "$sluice_dropped" "$sluice_passed"
+printf '                  GC events in window: %d (%.1f ms of pauses; window = JVM uptime %.1f-%.1f s),' \
+    "$gc_events" "$gc_pause_ms" "$window_from" "$window_to"
+printf ' safepoints: %d (longest %d us)\n' "$safepoints" "$safepoint_max_us"
+printf '                  longest duty cycle since start %.1f us; transparent huge pages %d MiB; exit %s\n' \
+    "$(awk -v n="$sluice_max_cycle_ns" 'BEGIN { print n / 1000 }')" "$sluice_thp_mib" "$sluice_exit"
+for mode in io 5tswap; do
+    if [[ $mode == io ]]; then run=("${io[@]}"); else run=("${swap[@]}"); fi
+    printf '  testpmd %-7s %7.2f Mpps to net_null (per print %.2f-%.2f, mean %.2f; %d received, %d sent in %.3f s)\n' \
+        "$mode" "${run[0]}" "${run[5]}" "${run[6]}" "${run[4]}" "${run[2]}" "${run[1]}" "${run[3]}"
+done
+printf '  sluice/testpmd_io %s, sluice/testpmd_5tswap %s\n' "$ratio_io" "$ratio_5tswap"
+if [[ $json -eq 1 ]]; then
+    jq -n -c --argjson sluice "$sluice_mpps" --argjson io "${io[0]}" --argjson swap "${swap[0]}" \
+        --argjson rio "$ratio_io" --argjson rswap "$ratio_5tswap" --argjson gc "$gc_events" \
+        --argjson huge "$([[ $use_hugepages -eq 1 ]] && echo true || echo false)" --argjson s "$seconds" \
+        --argjson w "$warmup" --argjson sp "$safepoints" --argjson clean "$sluice_clean" \
+        --argjson exit_status "$sluice_exit_status" --argjson thp "${sluice_thp_mib:-0}" \
+        --argjson busy "$core_busy_before" --arg la "$load_before" --arg lb "$load_after" \
+        'def r3: . * 1000 | round / 1000;
+        {sluice_mpps: ($sluice | r3), testpmd_io_mpps: ($io | r3), testpmd_5tswap_mpps: ($swap | r3),
+         ratio_io: $rio, ratio_5tswap: $rswap, gc_events_in_window: $gc, hugepages: $huge, seconds: $s,
+         warmup: $w, safepoints_in_window: $sp, sluice_clean_exit: $clean, sluice_exit_status: $exit_status,
+         sluice_thp_mib: $thp, core_busy_before_pct: $busy, load_before: $la, load_after: $lb}'
+fi
+[[ "$sluice_clean" == true ]] || exit 1
