@@ -1,5 +1,7 @@
 package io.sluice.common.control;
 
+import io.sluice.common.OwnerProcess;
+
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -10,7 +12,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.Optional;
 
 /**
  * Writes, checks and judges the control file's header ({@link ControlFileDescriptor}): who owns the file and
@@ -19,7 +20,6 @@ import java.util.Optional;
 final class ControlFileHeader
 {
     // A reused pid belongs to a process started after the owner; allow for clock and rounding error in between.
-    private static final long START_TIME_TOLERANCE_MS = 5_000;
 
     private ControlFileHeader()
     {
@@ -158,16 +158,6 @@ final class ControlFileHeader
      */
     static boolean isProcessAlive(final long pid, final long startTimeMs)
     {
-        if (pid <= 0)
-        {
-            return false;
-        }
-        final Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-        if (handle.isEmpty() || !handle.get().isAlive())
-        {
-            return false;
-        }
-        final Optional<Instant> started = handle.get().info().startInstant();
-        return started.isEmpty() || started.get().toEpochMilli() <= startTimeMs + START_TIME_TOLERANCE_MS;
+        return OwnerProcess.isAlive(pid, startTimeMs);
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.common.control;
 
+import io.sluice.common.JsonStrings;
+
 import io.sluice.common.Vip;
 import io.sluice.common.config.IpLiterals;
 
@@ -110,30 +112,6 @@ final class StateFormatter
             out.append("null");
             return;
         }
-        out.append('"');
-        for (int i = 0; i < text.length(); i++)
-        {
-            final char c = text.charAt(i);
-            switch (c)
-            {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default ->
-                {
-                    if (c < 0x20)
-                    {
-                        out.append(String.format("\\u%04x", (int)c));
-                    }
-                    else
-                    {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
+        JsonStrings.quote(out, text);
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.common.counters;
 
+import io.sluice.common.OwnerProcess;
+
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -12,7 +14,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.Optional;
 
 /**
  * How a forwarder claims a node's counters path: refuse it while its owner lives, remove it when the owner is dead,
@@ -20,12 +21,6 @@ import java.util.Optional;
  */
 final class CountersFileClaim
 {
-    /**
-     * How much later than the file's start time its owner may have started and still be the owner. A live process
-     * with the header's pid that started later reused a dead owner's pid (in a container, a restarted forwarder
-     * often gets the same pid as its predecessor).
-     */
-    static final long OWNER_START_SLACK_MS = 1_000;
 
     private CountersFileClaim()
     {
@@ -40,17 +35,7 @@ final class CountersFileClaim
      */
     static boolean isOwnerAlive(final long pid, final long startTimeMs)
     {
-        if (pid <= 0)
-        {
-            return false;
-        }
-        final Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-        if (handle.isEmpty() || !handle.get().isAlive())
-        {
-            return false;
-        }
-        final Optional<Instant> started = handle.get().info().startInstant();
-        return started.isEmpty() || started.get().toEpochMilli() <= startTimeMs + OWNER_START_SLACK_MS;
+        return OwnerProcess.isAlive(pid, startTimeMs);
     }
 
     /**
