@@ -285,32 +285,32 @@ public final class PacketPipeline
 
     private int parseIpv4(final MutableDirectBuffer buffer, final int l3, final int end)
     {
-        final Ipv4Header ip = this.ipv4;
         final int available = end - l3;
         if (available < Ipv4Header.MIN_LENGTH)
         {
             return dropCode(DropReason.IPV4_TRUNCATED);
         }
-        ip.wrap(buffer, l3);
-        final int problem = checkIpv4(ip, available);
+        // Three words carry every field the pipeline needs: read each once.
+        final int word0 = buffer.getInt(l3, ByteOrder.BIG_ENDIAN);
+        final int problem = checkIpv4(word0, available);
         if (problem != 0)
         {
             return problem;
         }
-        final int headerLength = ip.headerLength();
+        final int fragmentWord = buffer.getInt(l3 + Ipv4Header.IDENTIFICATION_FIELD_OFFSET, ByteOrder.BIG_ENDIAN);
+        final int protocol = Ipv4Header.protocol(buffer.getInt(l3 + Ipv4Header.TTL_FIELD_OFFSET, ByteOrder.BIG_ENDIAN));
         ipOffset = l3;
-        ipEnd = l3 + ip.totalLength();
+        ipEnd = l3 + Ipv4Header.totalLength(word0);
         ipv6Packet = false;
-        tos = ip.tos();
-        final int protocol = ip.protocol();
+        tos = Ipv4Header.tos(word0);
         final int source = buffer.getInt(l3 + Ipv4Header.SOURCE_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
         final int destination = buffer.getInt(l3 + Ipv4Header.DESTINATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        if (ip.isFragment())
+        if (Ipv4Header.isFragment(fragmentWord))
         {
             key.ipv4(source, destination, 0, protocol);
             return PARSED_FRAGMENT;
         }
-        final int l4 = l3 + headerLength;
+        final int l4 = l3 + Ipv4Header.headerLength(word0);
         if (protocol == Protocols.IPPROTO_TCP || protocol == Protocols.IPPROTO_UDP)
         {
             final int checked = checkTransport(buffer, l4, ipEnd, protocol);
@@ -328,13 +328,13 @@ public final class PacketPipeline
         return passCode(PassReason.NOT_LOAD_BALANCED);
     }
 
-    private static int checkIpv4(final Ipv4Header ip, final int available)
+    private static int checkIpv4(final int word0, final int available)
     {
-        if (ip.version() != 4)
+        if (Ipv4Header.version(word0) != 4)
         {
             return dropCode(DropReason.IPV4_BAD_VERSION);
         }
-        final int headerLength = ip.headerLength();
+        final int headerLength = Ipv4Header.headerLength(word0);
         if (headerLength < Ipv4Header.MIN_LENGTH)
         {
             return dropCode(DropReason.IPV4_BAD_IHL);
@@ -343,7 +343,7 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.IPV4_OPTIONS_TRUNCATED);
         }
-        final int totalLength = ip.totalLength();
+        final int totalLength = Ipv4Header.totalLength(word0);
         if (totalLength > available)
         {
             return dropCode(DropReason.IPV4_TOTAL_LENGTH_EXCEEDS_FRAME);

@@ -132,6 +132,72 @@ public final class Ipv4Header extends HeaderFlyweight
     }
 
     /**
+     * Returns the version from the header's first word (read big-endian), so a parser reads that word once.
+     *
+     * @param word0 octets 0..3.
+     * @return the version.
+     */
+    public static int version(final int word0)
+    {
+        return word0 >>> 28;
+    }
+
+    /**
+     * Returns the header length in bytes from the first word.
+     *
+     * @param word0 octets 0..3.
+     * @return IHL x 4.
+     */
+    public static int headerLength(final int word0)
+    {
+        return (word0 >>> 22) & 0x3C;
+    }
+
+    /**
+     * Returns DSCP and ECN from the first word.
+     *
+     * @param word0 octets 0..3.
+     * @return TOS.
+     */
+    public static int tos(final int word0)
+    {
+        return (word0 >>> 16) & 0xFF;
+    }
+
+    /**
+     * Returns the total length from the first word.
+     *
+     * @param word0 octets 0..3.
+     * @return total length.
+     */
+    public static int totalLength(final int word0)
+    {
+        return word0 & 0xFFFF;
+    }
+
+    /**
+     * Tells from the second word (identification, flags, offset) whether this is a fragment.
+     *
+     * @param word1 octets 4..7.
+     * @return true when MF is set or the offset is not zero.
+     */
+    public static boolean isFragment(final int word1)
+    {
+        return (word1 & (FLAG_MORE_FRAGMENTS | FRAGMENT_OFFSET_MASK)) != 0;
+    }
+
+    /**
+     * Returns the protocol from the third word (TTL, protocol, checksum).
+     *
+     * @param word2 octets 8..11.
+     * @return IP protocol number.
+     */
+    public static int protocol(final int word2)
+    {
+        return (word2 >>> 16) & 0xFF;
+    }
+
+    /**
      * Writes a 20-byte header without options and its checksum.
      *
      * @param tos         DSCP and ECN.
