@@ -272,8 +272,13 @@ public final class Forwarder implements AutoCloseable
             ProcessHandle.current().pid() + ")");
         for (final PortConfig port : f.ports())
         {
-            log.printf("  port %s: id %d, %d rx / %d tx queues, mtu %d%n", port.name(), portIds.get(port.name()),
-                f.rxQueueCount(port.name()), f.txQueueCount(port.name()), port.mtu());
+            final int id = portIds.get(port.name());
+            final int[] speed = new int[1];
+            final int[] up = new int[1];
+            final String link = shim.sluice_port_link(id, speed, up) == 0 ?
+                (up[0] != 0 ? "link up" : "link down") + (speed[0] > 0 ? " " + speed[0] + " Mbps" : "") : "link unknown";
+            log.printf("  port %s: id %d, %d rx / %d tx queues, mtu %d, %s%n", port.name(), id,
+                f.rxQueueCount(port.name()), f.txQueueCount(port.name()), port.mtu(), link);
         }
         for (int i = 0; i < f.workers().size(); i++)
         {
