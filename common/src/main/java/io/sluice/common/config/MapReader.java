@@ -159,6 +159,40 @@ final class MapReader
         return nanos;
     }
 
+    boolean optionalBoolean(final String key, final boolean defaultValue) throws ConfigException
+    {
+        final Object value = map.get(key);
+        if (value == null)
+        {
+            return defaultValue;
+        }
+        if (!(value instanceof Boolean bool))
+        {
+            throw error(key, "expected true or false, got " + describe(value));
+        }
+        return bool;
+    }
+
+    double optionalNumber(final String key, final double defaultValue, final double min, final double max)
+        throws ConfigException
+    {
+        final Object value = map.get(key);
+        if (value == null)
+        {
+            return defaultValue;
+        }
+        if (!(value instanceof Double || value instanceof Integer || value instanceof Long))
+        {
+            throw error(key, "expected a number from " + min + " to " + max + ", got " + describe(value));
+        }
+        final double number = ((Number)value).doubleValue();
+        if (!(number >= min && number <= max))
+        {
+            throw error(key, "must be from " + min + " to " + max + ", got " + value);
+        }
+        return number;
+    }
+
     MapReader requiredMap(final String key, final String... keys) throws ConfigException
     {
         return of(file, pathOf(key), required(key), keys);

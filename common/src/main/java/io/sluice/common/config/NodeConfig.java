@@ -7,10 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One node's configuration, read from one YAML file that the forwarder reads at start and the controller reads too.
@@ -23,11 +20,11 @@ import java.util.Map;
  * @param node       the {@code node} section.
  * @param forwarder  the {@code forwarder} section, with defaults applied.
  * @param vips       the VIPs in file order, possibly none.
- * @param controller the {@code controller} section as plain maps, lists and scalars, unmodifiable, for the
- *                   controller to validate; empty when absent.
+ * @param controller the {@code controller} section, with defaults applied; {@link ControllerConfig#defaults()}
+ *                   when absent.
  */
 public record NodeConfig(
-    NodeIdentity node, ForwarderConfig forwarder, List<VipConfig> vips, Map<String, Object> controller)
+    NodeIdentity node, ForwarderConfig forwarder, List<VipConfig> vips, ControllerConfig controller)
 {
     /** Prefixes the node name in the DPDK file prefix, so that Sluice's hugepage files are recognisable. */
     public static final String FILE_PREFIX_PREFIX = "sluice-";
@@ -38,7 +35,6 @@ public record NodeConfig(
     public NodeConfig
     {
         vips = List.copyOf(vips);
-        controller = Collections.unmodifiableMap(new LinkedHashMap<>(controller));
     }
 
     /**
@@ -106,6 +102,17 @@ public record NodeConfig(
             throw new IllegalArgumentException("availableCores must be >= 1, got " + availableCores);
         }
         return NodeConfigReader.read(file, YamlDocument.parse(file, yaml), availableCores);
+    }
+
+    /**
+     * Returns the health check of a VIP's backends.
+     *
+     * @param vip one of {@link #vips}.
+     * @return the VIP's own {@code health_check}, else {@code controller.health_checks}.
+     */
+    public HealthCheckConfig healthCheck(final VipConfig vip)
+    {
+        return controller.healthCheckFor(vip);
     }
 
     /**

@@ -13,12 +13,32 @@ import java.util.List;
  * @param address  the VIP address, an {@link java.net.Inet4Address} or {@link java.net.Inet6Address}.
  * @param port     the destination port, or {@link #ALL_PORTS}.
  * @param protocol TCP or UDP.
- * @param backends the backends in configuration order; may be empty.
+ * @param backends    the backends in configuration order; may be empty.
+ * @param healthCheck the VIP's own {@code health_check}, merged over {@code controller.health_checks}; null when the
+ *                    VIP has none and the controller's defaults apply (see
+ *                    {@link ControllerConfig#healthCheckFor(VipConfig)}).
  */
 public record VipConfig(
-    String name, InetAddress address, int port, TransportProtocol protocol, List<BackendConfig> backends)
+    String name, InetAddress address, int port, TransportProtocol protocol, List<BackendConfig> backends,
+    HealthCheckConfig healthCheck)
 {
     public static final int ALL_PORTS = 0;
+
+    /**
+     * Creates a VIP without a health check of its own.
+     *
+     * @param name     the label.
+     * @param address  the VIP address.
+     * @param port     the destination port, or {@link #ALL_PORTS}.
+     * @param protocol TCP or UDP.
+     * @param backends the backends.
+     */
+    public VipConfig(
+        final String name, final InetAddress address, final int port, final TransportProtocol protocol,
+        final List<BackendConfig> backends)
+    {
+        this(name, address, port, protocol, backends, null);
+    }
 
     /**
      * Copies the backend list, so the record is immutable.

@@ -16,10 +16,11 @@ final class VipsReader
     {
     }
 
-    static List<VipConfig> read(final MapReader root, final ForwarderConfig forwarder) throws ConfigException
+    static List<VipConfig> read(final MapReader root, final ForwarderConfig forwarder,
+        final HealthCheckConfig healthDefaults) throws ConfigException
     {
         final List<MapReader> entries =
-            root.mapList("vips", false, 0, "name", "address", "port", "protocol", "backends");
+            root.mapList("vips", false, 0, "name", "address", "port", "protocol", "backends", "health_check");
         if (entries.size() > forwarder.maxVips())
         {
             throw root.error("vips", entries.size() + " VIPs exceed forwarder.max_vips (" + forwarder.maxVips() + ")");
@@ -30,7 +31,7 @@ final class VipsReader
         int backendCount = 0;
         for (final MapReader entry : entries)
         {
-            final VipConfig vip = readVip(entry, forwarder);
+            final VipConfig vip = readVip(entry, forwarder, healthDefaults);
             final String service = IpLiterals.formatForPort(vip.address()) + ":" + vip.port() + "/" +
                 vip.protocol().yamlName();
             final String sameService = pathByService.putIfAbsent(service, entry.path());
@@ -54,7 +55,8 @@ final class VipsReader
         return vips;
     }
 
-    private static VipConfig readVip(final MapReader entry, final ForwarderConfig forwarder) throws ConfigException
+    private static VipConfig readVip(final MapReader entry, final ForwarderConfig forwarder,
+        final HealthCheckConfig healthDefaults) throws ConfigException
     {
         final InetAddress address = ConfigValues.ip(entry, "address");
         final int port = entry.requiredInt("port", 0, 65535);
@@ -66,7 +68,16 @@ final class VipsReader
         }
         final String defaultName = IpLiterals.formatForPort(address) + ":" + port + "/" + protocol.yamlName();
         final String name = ConfigValues.label(entry, "name", defaultName);
-        return new VipConfig(name, address, port, protocol, readBackends(entry, forwarder));
+        final List<BackendConfig> backends = readBackends(entry, forwarder);
+        final HealthCheckConfig healthCheck = entry.has("health_check") ? ControllerReader.healthCheck(
+            entry.optionalMap("health_check", ControllerReader.HEALTH_CHECK_KEYS), healthDefaults) : null;
+        final HealthCheckConfig effective = healthCheck != null ? healthCheck : healthDefaults;
+        if (port == VipConfig.ALL_PORTS && effective.port() == HealthCheckConfig.VIP_PORT)
+        {
+            throw new ConfigException(entry.file(), entry.pathOf("health_check") + ".port", "required when the " +
+                "VIP's port is 0 (all ports): set vips[i].health_check.port or controller.health_checks.port");
+        }
+        return new VipConfig(name, address, port, protocol, backends, healthCheck);
     }
 
     private static List<BackendConfig> readBackends(final MapReader vip, final ForwarderConfig forwarder)

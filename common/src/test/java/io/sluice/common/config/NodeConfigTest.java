@@ -3,11 +3,11 @@ package io.sluice.common.config;
 import io.sluice.common.Vip;
 import org.junit.jupiter.api.Test;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -72,15 +72,27 @@ class NodeConfigTest
         assertEquals(new VipConfig("api", ip("198.51.100.10"), 443, TransportProtocol.TCP, List.of(
             new BackendConfig("api-a", ip("192.0.2.10"), 100),
             new BackendConfig("api-b", ip("2001:db8::20"), 0))), config.vips().get(0));
+        final HealthCheckConfig defaults = new HealthCheckConfig(HealthCheckConfig.Type.HTTP, "/healthz", 8080, 200,
+            299, TimeUnit.SECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(1500), 3, 4, true);
+        final HealthCheckConfig dns = new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/healthz", 53, 200, 299,
+            TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(500), 3, 4, true);
         assertEquals(new VipConfig("[2001:db8::53]:0/udp", ip("2001:db8::53"), 0, TransportProtocol.UDP, List.of(
-            new BackendConfig("2001:db8::53:1", ip("2001:db8::53:1"), 1))), config.vips().get(1));
+            new BackendConfig("2001:db8::53:1", ip("2001:db8::53:1"), 1)), dns), config.vips().get(1));
 
-        assertEquals(Map.of("health", Map.of("interval", "1s", "checks", List.of("tcp", "http")),
-            "bgp", config.controller().get("bgp")), config.controller());
-        final Map<?, ?> bgp = (Map<?, ?>)config.controller().get("bgp");
-        assertEquals(65001, bgp.get("asn"));
-        assertTrue(bgp.containsKey("neighbors"));
-        assertNull(bgp.get("neighbors"));
+        assertEquals(new ControllerConfig(defaults,
+            new FlapDampingConfig(6, TimeUnit.MINUTES.toNanos(2), TimeUnit.SECONDS.toNanos(20),
+                TimeUnit.HOURS.toNanos(1)),
+            0.25, TimeUnit.SECONDS.toNanos(5), TimeUnit.SECONDS.toNanos(30), true,
+            new MetricsConfig(ip("::"), 9200),
+            new BgpConfig(4200000001L, 65000, (Inet4Address)ip("10.10.1.2"), ip("10.10.1.2"),
+                List.of(ip("10.10.1.1"), ip("10.10.1.3")), new ExaBgpConfig(true, "/usr/local/bin/exabgp"))),
+            config.controller());
+        assertTrue(config.controller().hasBgp());
+        assertEquals(defaults, config.healthCheck(config.vips().get(0)));
+        assertEquals(dns, config.healthCheck(config.vips().get(1)));
+        assertEquals(8080, defaults.portFor(443));
+        assertTrue(defaults.expects(299));
+        assertFalse(defaults.expects(300));
     }
 
     @Test
@@ -110,7 +122,18 @@ class NodeConfigTest
             TimeUnit.SECONDS.toNanos(30)), forwarder.connectionTable());
         assertEquals(65536, forwarder.control().ringCapacity());
         assertEquals(List.of(), config.vips());
-        assertEquals(Map.of(), config.controller());
+        assertEquals(ControllerConfig.defaults(), config.controller());
+        assertFalse(config.controller().hasBgp());
+        assertEquals(new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/", 0, 200, 399, TimeUnit.SECONDS.toNanos(2),
+            TimeUnit.SECONDS.toNanos(1), 2, 3, false), config.controller().healthChecks());
+        assertEquals(new FlapDampingConfig(4, TimeUnit.SECONDS.toNanos(60), TimeUnit.SECONDS.toNanos(30),
+            TimeUnit.MINUTES.toNanos(10)), config.controller().flapDamping());
+        assertEquals(0.0, config.controller().failOpenShare());
+        assertEquals(TimeUnit.SECONDS.toNanos(3), config.controller().forwarderLivenessTimeoutNs());
+        assertEquals(TimeUnit.SECONDS.toNanos(10), config.controller().drainTimeNs());
+        assertFalse(config.controller().announceRegardless());
+        assertEquals(new MetricsConfig(ip("127.0.0.1"), 9100), config.controller().metrics());
+        assertNull(config.controller().bgp());
     }
 
     @Test
@@ -157,10 +180,7 @@ class NodeConfigTest
         assertThrows(UnsupportedOperationException.class, () -> config.vips().clear());
         assertThrows(UnsupportedOperationException.class, () -> config.forwarder().workers().clear());
         assertThrows(UnsupportedOperationException.class, () -> config.vips().get(0).backends().clear());
-        assertThrows(UnsupportedOperationException.class, () -> config.controller().clear());
-        final Map<?, ?> health = (Map<?, ?>)config.controller().get("health");
-        assertThrows(UnsupportedOperationException.class, health::clear);
-        assertThrows(UnsupportedOperationException.class, () -> ((List<?>)health.get("checks")).clear());
+        assertThrows(UnsupportedOperationException.class, () -> config.controller().bgp().neighbors().clear());
     }
 
     @Test

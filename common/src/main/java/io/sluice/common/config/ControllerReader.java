@@ -1,0 +1,228 @@
+package io.sluice.common.config;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads {@code controller} and the health checks of {@code controller.health_checks} and {@code vips[i].health_check}.
+ */
+final class ControllerReader
+{
+    static final String[] KEYS = {"health_checks", "flap_damping", "fail_open_share", "forwarder_liveness_timeout",
+        "drain_time", "announce_regardless", "metrics", "bgp"};
+    static final String[] HEALTH_CHECK_KEYS =
+        {"type", "path", "port", "expect_status", "interval", "timeout", "rise", "fall", "start_up"};
+    private static final String[] BGP_KEYS =
+        {"local_as", "peer_as", "router_id", "local_address", "neighbors", "exabgp"};
+
+    private ControllerReader()
+    {
+    }
+
+    static ControllerConfig read(final MapReader root) throws ConfigException
+    {
+        if (!root.has("controller"))
+        {
+            return ControllerConfig.defaults();
+        }
+        final MapReader controller = root.optionalMap("controller", KEYS);
+        final HealthCheckConfig healthChecks = controller.has("health_checks") ?
+            healthCheck(controller.optionalMap("health_checks", HEALTH_CHECK_KEYS), HealthCheckConfig.defaults()) :
+            HealthCheckConfig.defaults();
+        final FlapDampingConfig flapDamping = flapDamping(
+            controller.optionalMap("flap_damping", "max_changes", "window", "hold_down", "max_hold_down"));
+        final double failOpenShare =
+            controller.optionalNumber("fail_open_share", ControllerConfig.DEFAULT_FAIL_OPEN_SHARE, 0.0, 1.0);
+        final long livenessNs = controller.optionalDurationNanos("forwarder_liveness_timeout",
+            ControllerConfig.DEFAULT_FORWARDER_LIVENESS_TIMEOUT_NS);
+        final long drainNs = controller.optionalDurationNanos("drain_time", ControllerConfig.DEFAULT_DRAIN_TIME_NS);
+        final boolean announceRegardless = controller.optionalBoolean("announce_regardless", false);
+        final MetricsConfig metrics = metrics(controller.optionalMap("metrics", "address", "port"));
+        final BgpConfig bgp = controller.has("bgp") ? bgp(controller.requiredMap("bgp", BGP_KEYS)) : null;
+        return new ControllerConfig(healthChecks, flapDamping, failOpenShare, livenessNs, drainNs, announceRegardless,
+            metrics, bgp);
+    }
+
+    /**
+     * Reads a health check mapping; a key it does not set keeps the value of {@code base}.
+     */
+    static HealthCheckConfig healthCheck(final MapReader reader, final HealthCheckConfig base) throws ConfigException
+    {
+        HealthCheckConfig.Type type = base.type();
+        if (reader.has("type"))
+        {
+            final String name = reader.requiredString("type");
+            type = HealthCheckConfig.Type.fromYamlName(name);
+            if (type == null)
+            {
+                throw reader.error("type", "expected http or tcp, got \"" + name + "\"");
+            }
+        }
+        if (type != HealthCheckConfig.Type.HTTP)
+        {
+            for (final String httpOnly : new String[]{"path", "expect_status"})
+            {
+                if (reader.has(httpOnly))
+                {
+                    throw reader.error(httpOnly, "only for http checks; this check's type is " + type.yamlName());
+                }
+            }
+        }
+        final String path = reader.optionalString("path", base.path());
+        if (!path.startsWith("/"))
+        {
+            throw reader.error("path", "must start with /, got \"" + path + "\"");
+        }
+        if (path.chars().anyMatch(c -> c <= ' ' || c >= 0x7f))
+        {
+            throw reader.error("path", "must be printable ASCII without spaces, got \"" + path + "\"");
+        }
+        final int port = reader.optionalInt("port", base.port(), 1, 65535);
+        int low = base.expectStatusLow();
+        int high = base.expectStatusHigh();
+        if (reader.has("expect_status"))
+        {
+            final List<?> range = reader.list("expect_status", true);
+            final String field = reader.pathOf("expect_status");
+            if (range.size() != 2)
+            {
+                throw reader.error("expect_status", "expected [lo, hi], an inclusive range of HTTP statuses such as " +
+                    "[200, 399]; got " + range.size() + " value(s)");
+            }
+            final int[] bounds = new int[2];
+            for (int i = 0; i < 2; i++)
+            {
+                final Object value = range.get(i);
+                if (!(value instanceof Integer status) || status < 100 || status > 599)
+                {
+                    throw new ConfigException(reader.file(), field + "[" + i + "]",
+                        "expected an HTTP status 100..599, got " + MapReader.describe(value));
+                }
+                bounds[i] = status;
+            }
+            low = bounds[0];
+            high = bounds[1];
+            if (low > high)
+            {
+                throw reader.error("expect_status", "lo " + low + " is above hi " + high);
+            }
+        }
+        final long intervalNs = reader.optionalDurationNanos("interval", base.intervalNs());
+        final long timeoutNs = reader.optionalDurationNanos("timeout", base.timeoutNs());
+        if (timeoutNs >= intervalNs)
+        {
+            final String field = reader.has("timeout") || !reader.has("interval") ? "timeout" : "interval";
+            throw reader.error(field, "timeout " + Durations.format(timeoutNs) + " must be shorter than interval " +
+                Durations.format(intervalNs));
+        }
+        final int rise = reader.optionalInt("rise", base.rise(), 1, HealthCheckConfig.MAX_RISE_FALL);
+        final int fall = reader.optionalInt("fall", base.fall(), 1, HealthCheckConfig.MAX_RISE_FALL);
+        final boolean startUp = reader.optionalBoolean("start_up", base.startUp());
+        return new HealthCheckConfig(type, path, port, low, high, intervalNs, timeoutNs, rise, fall, startUp);
+    }
+
+    private static FlapDampingConfig flapDamping(final MapReader reader) throws ConfigException
+    {
+        final int maxChanges =
+            reader.optionalInt("max_changes", FlapDampingConfig.DEFAULT_MAX_CHANGES, 1, Integer.MAX_VALUE);
+        final long windowNs = reader.optionalDurationNanos("window", FlapDampingConfig.DEFAULT_WINDOW_NS);
+        final long holdDownNs = reader.optionalDurationNanos("hold_down", FlapDampingConfig.DEFAULT_HOLD_DOWN_NS);
+        final long maxHoldDownNs = reader.optionalDurationNanos("max_hold_down",
+            Math.max(holdDownNs, FlapDampingConfig.DEFAULT_MAX_HOLD_DOWN_NS));
+        if (maxHoldDownNs < holdDownNs)
+        {
+            throw reader.error("max_hold_down", "max_hold_down " + Durations.format(maxHoldDownNs) +
+                " must not be shorter than hold_down " + Durations.format(holdDownNs));
+        }
+        return new FlapDampingConfig(maxChanges, windowNs, holdDownNs, maxHoldDownNs);
+    }
+
+    private static MetricsConfig metrics(final MapReader reader) throws ConfigException
+    {
+        InetAddress address = MetricsConfig.defaults().address();
+        if (reader.has("address"))
+        {
+            address = literal(reader, "address", reader.requiredString("address"));
+            if (address.isMulticastAddress())
+            {
+                throw reader.error("address", IpLiterals.format(address) + " is a multicast address; expected an " +
+                    "address of this host to listen on");
+            }
+        }
+        final int port = reader.optionalInt("port", MetricsConfig.DEFAULT_PORT, 1, 65535);
+        return new MetricsConfig(address, port);
+    }
+
+    private static BgpConfig bgp(final MapReader reader) throws ConfigException
+    {
+        final long localAs = asNumber(reader, "local_as");
+        final long peerAs = asNumber(reader, "peer_as");
+        final Inet4Address routerId = ConfigValues.ipv4(reader, "router_id");
+        final InetAddress localAddress = ConfigValues.ip(reader, "local_address");
+        final List<String> texts = reader.requiredStringList("neighbors");
+        if (texts.isEmpty())
+        {
+            throw reader.error("neighbors", "needs at least 1 entry, got none");
+        }
+        final Map<InetAddress, String> pathByAddress = new HashMap<>();
+        final List<InetAddress> neighbors = new ArrayList<>(texts.size());
+        for (int i = 0; i < texts.size(); i++)
+        {
+            final String key = "neighbors[" + i + "]";
+            final InetAddress neighbor = literal(reader, key, texts.get(i));
+            final String text = IpLiterals.format(neighbor);
+            if (neighbor.isAnyLocalAddress() || neighbor.isMulticastAddress() || "255.255.255.255".equals(text))
+            {
+                throw reader.error(key, text + " is not a unicast address");
+            }
+            if ((neighbor instanceof Inet6Address) != (localAddress instanceof Inet6Address))
+            {
+                throw reader.error(key, "neighbor " + text + " is not of the family of local_address " +
+                    IpLiterals.format(localAddress));
+            }
+            final String same = pathByAddress.putIfAbsent(neighbor, reader.pathOf(key));
+            if (same != null)
+            {
+                throw reader.error(key, "duplicate neighbor " + text + " (also " + same + ")");
+            }
+            neighbors.add(neighbor);
+        }
+        final MapReader exabgp = reader.optionalMap("exabgp", "external", "command");
+        final ExaBgpConfig exaBgpConfig = new ExaBgpConfig(exabgp.optionalBoolean("external", false),
+            exabgp.optionalString("command", ExaBgpConfig.DEFAULT_COMMAND));
+        return new BgpConfig(localAs, peerAs, routerId, localAddress, neighbors, exaBgpConfig);
+    }
+
+    private static long asNumber(final MapReader reader, final String key) throws ConfigException
+    {
+        final Object value = reader.required(key);
+        if (value instanceof Integer || value instanceof Long)
+        {
+            final long number = ((Number)value).longValue();
+            if (number >= BgpConfig.MIN_AS && number <= BgpConfig.MAX_AS)
+            {
+                return number;
+            }
+        }
+        throw reader.error(key, "bad AS number: expected an integer from " + BgpConfig.MIN_AS + " to " +
+            BgpConfig.MAX_AS + ", got " + MapReader.describe(value));
+    }
+
+    private static InetAddress literal(final MapReader reader, final String key, final String text)
+        throws ConfigException
+    {
+        try
+        {
+            return IpLiterals.parse(text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw reader.error(key, ex.getMessage());
+        }
+    }
+}
