@@ -1,0 +1,45 @@
+package io.sluice.controller.health;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+
+/** Checks a backend by opening a TCP connection to it within a timeout, then closing it. */
+public final class TcpChecker {
+    private final InetSocketAddress target;
+    private final int timeoutMs;
+
+    /**
+     * Creates the checker.
+     *
+     * @param ip      the backend's IP literal (names are rejected)
+     * @param port    the port to connect to
+     * @param timeout the connect timeout
+     */
+    public TcpChecker(String ip, int port, Duration timeout) {
+        InetAddress address = IpLiteral.parse(ip);
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port outside 1..65535: " + port);
+        }
+        this.target = new InetSocketAddress(address, port);
+        this.timeoutMs = Checks.timeoutMs(timeout);
+    }
+
+    /** Connects once; passes with detail "connected" or fails with what went wrong. Never throws for I/O. */
+    public CheckResult check() {
+        long start = System.nanoTime();
+        try (Socket socket = new Socket()) {
+            socket.connect(target, timeoutMs);
+            return CheckResult.pass("connected", System.nanoTime() - start);
+        } catch (IOException e) {
+            return CheckResult.fail(Failures.describe(e, timeoutMs), System.nanoTime() - start);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "tcp://" + target.getAddress().getHostAddress() + ":" + target.getPort();
+    }
+}
