@@ -1,5 +1,6 @@
 package io.sluice.controller.health;
 
+import io.sluice.common.config.IpLiterals;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +40,7 @@ public final class HttpChecker {
      * @param expected the statuses that pass
      */
     public HttpChecker(String ip, int port, String path, Duration timeout, ExpectedStatuses expected) {
-        InetAddress address = IpLiteral.parse(ip);
+        InetAddress address = IpLiterals.parse(ip);
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port outside 1..65535: " + port);
         }

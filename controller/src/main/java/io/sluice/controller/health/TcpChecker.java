@@ -1,5 +1,6 @@
 package io.sluice.controller.health;
 
+import io.sluice.common.config.IpLiterals;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,7 +20,7 @@ public final class TcpChecker {
      * @param timeout the connect timeout
      */
     public TcpChecker(String ip, int port, Duration timeout) {
-        InetAddress address = IpLiteral.parse(ip);
+        InetAddress address = IpLiterals.parse(ip);
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port outside 1..65535: " + port);
         }
