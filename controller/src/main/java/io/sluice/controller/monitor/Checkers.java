@@ -1,0 +1,63 @@
+package io.sluice.controller.monitor;
+
+import io.sluice.common.config.BackendConfig;
+import io.sluice.common.config.HealthCheckConfig;
+import io.sluice.common.config.VipConfig;
+import io.sluice.controller.health.ExpectedStatuses;
+import io.sluice.controller.health.HttpChecker;
+import io.sluice.controller.health.TcpChecker;
+
+import java.time.Duration;
+
+/**
+ * Builds the checker a backend's health check configuration asks for.
+ */
+public final class Checkers
+{
+    private Checkers()
+    {
+    }
+
+    /**
+     * Creates the HTTP or TCP checker of one backend.
+     *
+     * @param check   the VIP's effective health check.
+     * @param vip     the VIP, whose port is checked unless the health check names one.
+     * @param backend the backend to check.
+     * @return a checker that opens its own connection per check.
+     */
+    public static BackendChecker forConfig(final HealthCheckConfig check, final VipConfig vip, final BackendConfig backend)
+    {
+        final String ip = backend.address().getHostAddress();
+        final int port = check.portFor(vip.port());
+        final Duration timeout = Duration.ofNanos(check.timeoutNs());
+        switch (check.type())
+        {
+            case HTTP:
+            {
+                final HttpChecker checker = new HttpChecker(ip, port, check.path(), timeout,
+                    expectedStatuses(check.expectStatusLow(), check.expectStatusHigh()));
+                return checker::check;
+            }
+            case TCP:
+            {
+                final TcpChecker checker = new TcpChecker(ip, port, timeout);
+                return checker::check;
+            }
+            default:
+                throw new IllegalArgumentException("unknown health check type " + check.type());
+        }
+    }
+
+    /**
+     * Maps an inclusive status range onto the checker's status set.
+     *
+     * @param low  the lowest status that passes.
+     * @param high the highest status that passes.
+     * @return the statuses {@code low..high}.
+     */
+    static ExpectedStatuses expectedStatuses(final int low, final int high)
+    {
+        return ExpectedStatuses.parse(low == high ? Integer.toString(low) : low + "-" + high);
+    }
+}
