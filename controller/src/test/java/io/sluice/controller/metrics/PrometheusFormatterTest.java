@@ -1,0 +1,234 @@
+package io.sluice.controller.metrics;
+
+import io.sluice.common.counters.CounterAllocator;
+import io.sluice.common.counters.CounterType;
+import io.sluice.common.counters.CounterWriter;
+import io.sluice.common.counters.CountersFile;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PrometheusFormatterTest
+{
+    private static final long NOW_MS = 1_700_000_010_000L;
+
+    @TempDir
+    Path directory;
+
+    private CountersFile file;
+    private CounterAllocator allocator;
+    private CounterWriter writer;
+
+    @BeforeEach
+    void createCounters()
+    {
+        file = CountersFile.create(directory.resolve("lb1/counters.dat"), 256);
+        allocator = new CounterAllocator(file.manager());
+        writer = allocator.writer();
+    }
+
+    @AfterEach
+    void closeCounters()
+    {
+        file.close();
+    }
+
+    @Test
+    void rendersWorkerCountersPerWorker()
+    {
+        writer.set(allocator.workerCounter(CounterType.RX_PACKETS, 0), 10);
+        writer.set(allocator.workerCounter(CounterType.RX_PACKETS, 1), 20);
+        writer.set(allocator.workerCounter(CounterType.RX_BYTES, 0), 1500);
+        writer.set(allocator.workerCounter(CounterType.CONN_ENTRIES, 0), 7);
+        writer.set(allocator.workerCounter(CounterType.HEARTBEAT_MS, 0), NOW_MS - 2_500);
+        writer.set(allocator.workerCounter(CounterType.MAX_DUTY_CYCLE_NS, 0), 1_500_000);
+
+        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+
+        assertContainsInOrder(lines,
+            "# HELP sluice_worker_rx_packets_total Packets received by the worker.",
+            "# TYPE sluice_worker_rx_packets_total counter",
+            "sluice_worker_rx_packets_total{worker=\"0\"} 10",
+            "sluice_worker_rx_packets_total{worker=\"1\"} 20",
+            "# TYPE sluice_worker_rx_bytes_total counter",
+            "sluice_worker_rx_bytes_total{worker=\"0\"} 1500");
+        assertTrue(lines.contains("# TYPE sluice_worker_connection_entries gauge"));
+        assertTrue(lines.contains("sluice_worker_connection_entries{worker=\"0\"} 7"));
+        assertTrue(lines.contains("sluice_worker_heartbeat_age_seconds{worker=\"0\"} 2.5"));
+        assertTrue(lines.contains("sluice_worker_max_duty_cycle_seconds{worker=\"0\"} 0.0015"));
+    }
+
+    @Test
+    void rendersReasonsWithNamesFromLabels()
+    {
+        writer.set(allocator.reasonCounter(CounterType.DROP_REASON, 0, 3, "IPV4_TRUNCATED"), 4);
+        writer.set(allocator.reasonCounter(CounterType.PASS_REASON, 1, 0, "NOT_A_VIP"), 9);
+
+        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+
+        assertTrue(lines.contains("sluice_worker_drops_total{worker=\"0\",reason=\"IPV4_TRUNCATED\"} 4"));
+        assertTrue(lines.contains("sluice_worker_passes_total{worker=\"1\",reason=\"NOT_A_VIP\"} 9"));
+    }
+
+    @Test
+    void sumsVipAndBackendCountersOverWorkers()
+    {
+        writer.set(allocator.vipCounter(CounterType.VIP_PACKETS, 0, 0, "web (10.100.0.1:80/tcp)"), 5);
+        writer.set(allocator.vipCounter(CounterType.VIP_PACKETS, 1, 0, "web (10.100.0.1:80/tcp)"), 6);
+        writer.set(allocator.vipCounter(CounterType.VIP_BYTES, 0, 1, "dns (10.100.0.2:53/udp)"), 640);
+        writer.set(allocator.backendCounter(CounterType.BACKEND_PACKETS, 0, 0, 2, "web (10.100.0.1:80/tcp)",
+            "be1 (10.0.0.1)"), 3);
+        writer.set(allocator.backendCounter(CounterType.BACKEND_PACKETS, 1, 0, 2, "web (10.100.0.1:80/tcp)",
+            "be1 (10.0.0.1)"), 4);
+
+        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+
+        assertTrue(lines.contains("sluice_vip_packets_total{vip=\"web\"} 11"));
+        assertTrue(lines.contains("sluice_vip_bytes_total{vip=\"dns\"} 640"));
+        assertTrue(lines.contains("sluice_backend_packets_total{vip=\"web\",backend=\"be1\"} 7"));
+    }
+
+    @Test
+    void rendersPortAndProcessCounters()
+    {
+        writer.set(allocator.portCounter(CounterType.PORT_RX_PACKETS, 0), 100);
+        writer.set(allocator.portCounter(CounterType.PORT_RX_MISSED, 1), 2);
+        writer.set(allocator.processCounter(CounterType.CONTROL_COMMANDS_APPLIED), 12);
+        writer.set(allocator.processCounter(CounterType.CONTROL_COMMANDS_REJECTED), 1);
+        writer.set(allocator.processCounter(CounterType.FORWARDING_STATE_VERSION), 42);
+
+        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+
+        assertTrue(lines.contains("sluice_port_rx_packets_total{port=\"0\"} 100"));
+        assertTrue(lines.contains("sluice_port_rx_missed_packets_total{port=\"1\"} 2"));
+        assertTrue(lines.contains("sluice_control_commands_applied_total 12"));
+        assertTrue(lines.contains("sluice_control_commands_rejected_total 1"));
+        assertTrue(lines.contains("# TYPE sluice_forwarding_state_version gauge"));
+        assertTrue(lines.contains("sluice_forwarding_state_version 42"));
+    }
+
+    @Test
+    void writesHelpAndTypeOnceForEachFamily()
+    {
+        for (int worker = 0; worker < 3; worker++)
+        {
+            writer.set(allocator.workerCounter(CounterType.RX_PACKETS, worker), worker);
+            writer.set(allocator.reasonCounter(CounterType.DROP_REASON, worker, 1, "A"), 1);
+            writer.set(allocator.reasonCounter(CounterType.DROP_REASON, worker, 2, "B"), 1);
+        }
+        final List<MetricFamily> extra = List.of(
+            MetricFamily.gauge("sluice_backend_health", "1 when the backend is healthy.",
+                List.of(Sample.of(1, "vip", "web", "backend", "be1"))),
+            MetricFamily.gauge("sluice_backend_health", "1 when the backend is healthy.",
+                List.of(Sample.of(0, "vip", "web", "backend", "be2"))));
+
+        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS, extra));
+
+        assertEquals(1, count(lines, "# HELP sluice_worker_rx_packets_total "));
+        assertEquals(1, count(lines, "# TYPE sluice_worker_rx_packets_total "));
+        assertEquals(1, count(lines, "# TYPE sluice_worker_drops_total "));
+        assertEquals(6, count(lines, "sluice_worker_drops_total{"));
+        assertEquals(1, count(lines, "# HELP sluice_backend_health "));
+        assertContainsInOrder(lines,
+            "# TYPE sluice_backend_health gauge",
+            "sluice_backend_health{vip=\"web\",backend=\"be1\"} 1",
+            "sluice_backend_health{vip=\"web\",backend=\"be2\"} 0");
+    }
+
+    @Test
+    void escapesLabelValuesAndHelp()
+    {
+        final String text = PrometheusFormatter.render(List.of(MetricFamily.gauge("sluice_bgp_announced",
+            "Back\\slash\nnewline \"quoted\".", List.of(Sample.of(1, "vip", "a\\b\"c\nd")))));
+
+        assertEquals("# HELP sluice_bgp_announced Back\\\\slash\\nnewline \"quoted\".\n" +
+            "# TYPE sluice_bgp_announced gauge\n" +
+            "sluice_bgp_announced{vip=\"a\\\\b\\\"c\\nd\"} 1\n", text);
+    }
+
+    @Test
+    void escapesNamesTakenFromCounterLabels()
+    {
+        writer.set(allocator.vipCounter(CounterType.VIP_PACKETS, 0, 0, "we\"b (10.100.0.1:80/tcp)"), 1);
+
+        final String text = PrometheusFormatter.format(file.reader(), NOW_MS);
+
+        assertTrue(text.contains("sluice_vip_packets_total{vip=\"we\\\"b\"} 1\n"), text);
+    }
+
+    @Test
+    void omitsHeartbeatAgeBeforeFirstHeartbeat()
+    {
+        allocator.workerCounter(CounterType.HEARTBEAT_MS, 0);
+
+        assertFalse(PrometheusFormatter.format(file.reader(), NOW_MS).contains("heartbeat"));
+    }
+
+    @Test
+    void formatsSpecialValues()
+    {
+        assertEquals("NaN", PrometheusFormatter.formatValue(Double.NaN));
+        assertEquals("+Inf", PrometheusFormatter.formatValue(Double.POSITIVE_INFINITY));
+        assertEquals("-Inf", PrometheusFormatter.formatValue(Double.NEGATIVE_INFINITY));
+        assertEquals("0.25", PrometheusFormatter.formatValue(0.25));
+        assertEquals("-3", PrometheusFormatter.formatValue(-3));
+    }
+
+    @Test
+    void refusesOneNameWithTwoTypes()
+    {
+        final List<MetricFamily> families = List.of(
+            MetricFamily.gauge("sluice_x", "x", List.of(Sample.of(1))),
+            MetricFamily.counter("sluice_x", "x", List.of(Sample.of(1))));
+
+        assertThrows(IllegalArgumentException.class, () -> PrometheusFormatter.render(families));
+    }
+
+    @Test
+    void refusesInvalidNames()
+    {
+        assertThrows(IllegalArgumentException.class, () -> MetricFamily.gauge("sluice-x", "x", List.of()));
+        assertThrows(IllegalArgumentException.class, () -> Sample.of(1, "bad-label", "v"));
+        assertThrows(IllegalArgumentException.class, () -> Sample.of(1, "odd"));
+    }
+
+    @Test
+    void shortensLabelFieldsToTheName()
+    {
+        assertEquals("web", CounterFamilies.shortName("web (10.100.0.1:80/tcp)"));
+        assertEquals("be1", CounterFamilies.shortName("be1"));
+        assertEquals(null, CounterFamilies.shortName(null));
+    }
+
+    private static List<String> lines(final String text)
+    {
+        assertTrue(text.endsWith("\n"), "exposition ends in a newline");
+        return Arrays.asList(text.split("\n"));
+    }
+
+    private static long count(final List<String> lines, final String prefix)
+    {
+        return lines.stream().filter(line -> line.startsWith(prefix)).count();
+    }
+
+    private static void assertContainsInOrder(final List<String> lines, final String... expected)
+    {
+        int from = 0;
+        for (final String line : expected)
+        {
+            final int index = lines.subList(from, lines.size()).indexOf(line);
+            assertTrue(index >= 0, "missing in order: " + line + "\n" + String.join("\n", lines));
+            from += index + 1;
+        }
+    }
+}
