@@ -1,6 +1,6 @@
 package io.sluice.controller;
 
-import io.sluice.common.config.ConfigException;
+import io.sluice.common.NodeProcess;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlChannel;
@@ -35,78 +35,29 @@ public final class ControllerMain
      */
     public static void main(final String[] args)
     {
-        // Never closed, as in ForwarderMain: closing it would release its shutdown hook and let the JVM's own exit
-        // (143) race the halt below.
-        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-        int status = 1;
-        try
-        {
-            status = run(args, System.out, System.err, barrier);
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            System.err.println("controller: unexpected failure: " + ex);
-            ex.printStackTrace();
-        }
-        finally
-        {
-            System.out.flush();
-            System.err.flush();
-            // System.exit would block behind the shutdown hooks; everything is stopped by now.
-            Runtime.getRuntime().halt(status);
-        }
+        NodeProcess.main("controller", args, ControllerMain::runController);
     }
 
     static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
-            return run(args, out, err, barrier);
+            return NodeProcess.run("controller", args, out, err, barrier, ControllerMain::runController);
         }
     }
 
-    private static int run(final String[] args, final PrintStream out, final PrintStream err,
-        final ShutdownSignalBarrier barrier)
+    private static int runController(
+        final NodeConfig config, final PrintStream out, final PrintStream err, final ShutdownSignalBarrier barrier)
     {
-        Path configFile = null;
-        for (int i = 0; i < args.length; i++)
-        {
-            if (args[i].equals("--config") && i + 1 < args.length)
-            {
-                configFile = Path.of(args[++i]);
-            }
-            else if (args[i].equals("--help") || args[i].equals("-h"))
-            {
-                out.println("usage: sluice controller --config FILE");
-                return 0;
-            }
-            else
-            {
-                err.println("controller: unknown argument '" + args[i] + "' (usage: sluice controller --config FILE)");
-                return 2;
-            }
-        }
-        if (configFile == null)
-        {
-            err.println("controller: --config FILE is required");
-            return 2;
-        }
-        final NodeConfig config;
         final HealthMonitor monitor;
         try
         {
-            config = NodeConfig.load(configFile);
             monitor = new HealthMonitor(config);
-        }
-        catch (final ConfigException ex)
-        {
-            err.println(ex.getMessage());
-            return 2;
         }
         catch (final IllegalArgumentException ex)
         {
-            err.println(configFile + ": " + ex.getMessage());
-            return 2;
+            err.println("controller: " + ex.getMessage());
+            return NodeProcess.EXIT_USAGE;
         }
 
         final Path channelFile = config.nodeDirectory().resolve(ControlChannel.FILE_NAME);

@@ -1,0 +1,132 @@
+package io.sluice.common;
+
+import io.sluice.common.config.ConfigException;
+import io.sluice.common.config.NodeConfig;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * What the forwarder and the controller processes share: {@code --config FILE} parsing, loading the node config
+ * (exit 2 with file, field and reason), waiting for SIGTERM/SIGINT, and ending with the status the process means.
+ * <p>
+ * Exit status: 0 after a clean stop, 2 for bad arguments or a bad config, anything else as the body decides.
+ */
+public final class NodeProcess
+{
+    /**
+     * Exit status for bad arguments or a bad config.
+     */
+    public static final int EXIT_USAGE = 2;
+
+    /**
+     * The part of a process that differs: start, wait on the barrier, stop.
+     */
+    @FunctionalInterface
+    public interface Body
+    {
+        /**
+         * Runs the process until the barrier is signalled.
+         *
+         * @param config  the loaded node config.
+         * @param out     where progress goes.
+         * @param err     where problems go.
+         * @param barrier signalled by SIGTERM or SIGINT.
+         * @return the exit status.
+         */
+        int run(NodeConfig config, PrintStream out, PrintStream err, ShutdownSignalBarrier barrier);
+    }
+
+    private NodeProcess()
+    {
+    }
+
+    /**
+     * Runs a process as {@code main} and halts the JVM with its status.
+     *
+     * @param name process name for messages, e.g. "forwarder".
+     * @param args command-line arguments.
+     * @param body what the process does.
+     */
+    public static void main(final String name, final String[] args, final Body body)
+    {
+        // Never closed: after SIGTERM the JVM is already shutting down, and closing the barrier would release its
+        // shutdown hook, so the JVM's own exit with 143 would race the halt below (and win now and then).
+        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        int status = 1;
+        try
+        {
+            status = run(name, args, System.out, System.err, barrier, body);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            System.err.println(name + ": unexpected failure: " + ex);
+            ex.printStackTrace();
+        }
+        finally
+        {
+            System.out.flush();
+            System.err.flush();
+            // System.exit would block behind the shutdown hooks: everything is closed by now, so end with the
+            // status we mean.
+            Runtime.getRuntime().halt(status);
+        }
+    }
+
+    /**
+     * Parses {@code --config FILE}, loads the config and runs the body.
+     *
+     * @param name    process name for messages.
+     * @param args    command-line arguments.
+     * @param out     where progress goes.
+     * @param err     where problems go.
+     * @param barrier signalled by SIGTERM or SIGINT.
+     * @param body    what the process does.
+     * @return the exit status.
+     */
+    public static int run(
+        final String name,
+        final String[] args,
+        final PrintStream out,
+        final PrintStream err,
+        final ShutdownSignalBarrier barrier,
+        final Body body)
+    {
+        final String usage = "usage: sluice " + name + " --config FILE";
+        Path configFile = null;
+        for (int i = 0; i < args.length; i++)
+        {
+            if (args[i].equals("--config") && i + 1 < args.length)
+            {
+                configFile = Path.of(args[++i]);
+            }
+            else if (args[i].equals("--help") || args[i].equals("-h"))
+            {
+                out.println(usage);
+                return 0;
+            }
+            else
+            {
+                err.println(name + ": unknown argument '" + args[i] + "' (" + usage + ")");
+                return EXIT_USAGE;
+            }
+        }
+        if (configFile == null)
+        {
+            err.println(name + ": --config FILE is required");
+            return EXIT_USAGE;
+        }
+        final NodeConfig config;
+        try
+        {
+            config = NodeConfig.load(configFile);
+        }
+        catch (final ConfigException ex)
+        {
+            err.println(ex.getMessage());
+            return EXIT_USAGE;
+        }
+        return body.run(config, out, err, barrier);
+    }
+}
