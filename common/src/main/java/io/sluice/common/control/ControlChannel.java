@@ -1,5 +1,6 @@
 package io.sluice.common.control;
 
+import io.sluice.common.config.ForwarderConfig;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -31,7 +32,7 @@ public final class ControlChannel implements AutoCloseable
     /** The control file's name in a node's shared-memory directory. */
     public static final String FILE_NAME = "control.dat";
     /** The default shared-memory directory; matches the forwarder configuration's default {@code counters_dir}. */
-    public static final Path DEFAULT_DIRECTORY = Path.of("/dev/shm/sluice");
+    public static final Path DEFAULT_DIRECTORY = ForwarderConfig.DEFAULT_COUNTERS_DIR;
 
     private static final Pattern NODE_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
 

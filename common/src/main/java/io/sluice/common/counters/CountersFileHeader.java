@@ -1,5 +1,6 @@
 package io.sluice.common.counters;
 
+import io.sluice.common.config.ForwarderConfig;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
@@ -67,7 +68,7 @@ public final class CountersFileHeader
     /**
      * Where forwarders put their node directories unless configured otherwise.
      */
-    public static final String DEFAULT_DIRECTORY = "/dev/shm/sluice";
+    public static final String DEFAULT_DIRECTORY = ForwarderConfig.DEFAULT_COUNTERS_DIR.toString();
 
     private final AtomicBuffer buffer;
 

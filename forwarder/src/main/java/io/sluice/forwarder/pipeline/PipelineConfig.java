@@ -1,11 +1,12 @@
 package io.sluice.forwarder.pipeline;
 
+import io.sluice.common.config.ConnectionTableConfig;
+import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.maglev.MaglevTableBuilder;
 import io.sluice.forwarder.lb.ConnectionTable;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What a worker's pipeline needs to know about its node. The YAML node config maps onto this.
@@ -39,12 +40,13 @@ public record PipelineConfig(
     int maxVips,
     int maxBackends)
 {
-    public static final long DEFAULT_TCP_IDLE_TIMEOUT_NS = TimeUnit.MINUTES.toNanos(5);
-    public static final long DEFAULT_UDP_IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
-    public static final long DEFAULT_OTHER_IDLE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
-    public static final int DEFAULT_TUNNEL_MTU = 9000;
-    public static final int DEFAULT_MAX_VIPS = 256;
-    public static final int DEFAULT_MAX_BACKENDS = 4096;
+    // The node config's defaults: one source for the YAML reader and for code that builds a pipeline directly.
+    public static final long DEFAULT_TCP_IDLE_TIMEOUT_NS = ConnectionTableConfig.DEFAULT_TCP_IDLE_TIMEOUT_NS;
+    public static final long DEFAULT_UDP_IDLE_TIMEOUT_NS = ConnectionTableConfig.DEFAULT_UDP_IDLE_TIMEOUT_NS;
+    public static final long DEFAULT_OTHER_IDLE_TIMEOUT_NS = ConnectionTableConfig.DEFAULT_OTHER_IDLE_TIMEOUT_NS;
+    public static final int DEFAULT_TUNNEL_MTU = ForwarderConfig.DEFAULT_TUNNEL_MTU;
+    public static final int DEFAULT_MAX_VIPS = ForwarderConfig.DEFAULT_MAX_VIPS;
+    public static final int DEFAULT_MAX_BACKENDS = ForwarderConfig.DEFAULT_MAX_BACKENDS;
 
     /**
      * Checks the fields.
@@ -97,7 +99,7 @@ public record PipelineConfig(
         final long hashSeed)
     {
         return new PipelineConfig(ownMac, nextHopMac, tunnelSourceV4, tunnelSourceV6, hashSeed,
-            MaglevTableBuilder.DEFAULT_TABLE_SIZE, ConnectionTable.DEFAULT_CAPACITY, DEFAULT_TCP_IDLE_TIMEOUT_NS,
+            ForwarderConfig.DEFAULT_MAGLEV_TABLE_SIZE, ConnectionTableConfig.DEFAULT_CAPACITY, DEFAULT_TCP_IDLE_TIMEOUT_NS,
             DEFAULT_UDP_IDLE_TIMEOUT_NS, DEFAULT_OTHER_IDLE_TIMEOUT_NS, DEFAULT_TUNNEL_MTU, DEFAULT_MAX_VIPS,
             DEFAULT_MAX_BACKENDS);
     }
