@@ -115,17 +115,4 @@ public record PipelineConfig(
         return new PipelineConfig(ownMac, nextHopMac, tunnelSourceV4, tunnelSourceV6, hashSeed, maglevTableSize,
             capacity, tcpIdleTimeoutNs, udpIdleTimeoutNs, otherIdleTimeoutNs, tunnelMtu, maxVips, maxBackends);
     }
-
-    /**
-     * Returns a copy with another Maglev table size.
-     *
-     * @param size M, a prime.
-     * @return the new config.
-     */
-    public PipelineConfig withMaglevTableSize(final int size)
-    {
-        return new PipelineConfig(ownMac, nextHopMac, tunnelSourceV4, tunnelSourceV6, hashSeed, size,
-            connectionTableCapacity, tcpIdleTimeoutNs, udpIdleTimeoutNs, otherIdleTimeoutNs, tunnelMtu, maxVips,
-            maxBackends);
-    }
 }
