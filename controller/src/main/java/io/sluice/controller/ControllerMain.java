@@ -4,25 +4,51 @@ import io.sluice.common.NodeProcess;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlChannel;
+import io.sluice.common.control.ForwarderState;
+import io.sluice.common.counters.CountersFileHeader;
+import io.sluice.controller.announce.RouteSpeaker;
+import io.sluice.controller.liveness.CountersObserver;
+import io.sluice.controller.liveness.ForwarderLiveness;
+import io.sluice.controller.metrics.MetricsServer;
+import io.sluice.controller.monitor.ForwarderSession;
 import io.sluice.controller.monitor.HealthMonitor;
+import io.sluice.controller.operator.BackendWeights;
+import io.sluice.controller.operator.OverridesFile;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
- * {@code sluice controller --config FILE}: health-checks the node's backends and tells the forwarder which are up,
- * until SIGTERM or SIGINT. BGP is not part of it yet.
+ * {@code sluice controller --config FILE}: health-checks the node's backends, keeps the forwarder's backend state in
+ * step, watches the forwarder's heartbeat, announces the VIPs over BGP while the node can serve them, and serves
+ * metrics, status and operator actions over HTTP on localhost, until SIGTERM or SIGINT.
  * <p>
- * Exit status: 0 after a clean stop, 2 for bad arguments or a bad config (file, field and reason on stderr).
+ * Stopping takes the node out of service in order: withdraw every VIP, wait {@code drain_time} for the routers to
+ * move traffic to other nodes, then stop ExaBGP and exit.
+ * <p>
+ * Exit status: 0 after a clean stop, 1 when it cannot start (e.g. the HTTP port is taken), 2 for bad arguments or a
+ * bad config (file, field and reason on stderr).
  */
 public final class ControllerMain
 {
     /** How many health checks may block at once. */
     static final int CHECK_THREADS = 4;
+    /** How long each command waits for the forwarder's answer; short, since the agent waits with it. */
+    static final Duration COMMAND_TIMEOUT = Duration.ofMillis(200);
+    /** How long the start-up waits for a running forwarder's state. */
+    static final Duration ADOPT_TIMEOUT = Duration.ofSeconds(1);
+    /** How long a stop waits for the withdrawals to reach ExaBGP. */
+    static final long WITHDRAW_TIMEOUT_MS = 5_000;
 
     private ControllerMain()
     {
@@ -59,28 +85,148 @@ public final class ControllerMain
             err.println("controller: " + ex.getMessage());
             return NodeProcess.EXIT_USAGE;
         }
+        final EpochClock clock = System::currentTimeMillis;
+        final Path nodeDirectory = config.nodeDirectory();
+        final BackendWeights weights = new BackendWeights(config.vips());
+        final OverridesFile overridesFile = new OverridesFile(nodeDirectory.resolve(OverridesFile.FILE_NAME));
+        final boolean restored = restoreOverrides(weights, overridesFile, out);
+        final ForwarderSession session =
+            new ForwarderSession(nodeDirectory.resolve(ControlChannel.FILE_NAME), COMMAND_TIMEOUT);
+        final CountersObserver observer = new CountersObserver(nodeDirectory.resolve(CountersFileHeader.FILE_NAME));
+        adoptRunningForwarder(config, monitor, weights, restored, session, observer, clock, out);
 
-        final Path channelFile = config.nodeDirectory().resolve(ControlChannel.FILE_NAME);
-        final HealthCheckRunner runner = new HealthCheckRunner(monitor, channelFile, CHECK_THREADS, out);
+        final RouteSpeaker speaker = routeSpeaker(config, out);
+        final ControllerAgent agent = new ControllerAgent(config, monitor, new HealthCheckRunner(monitor, CHECK_THREADS),
+            weights, overridesFile, session, observer, ForwarderLiveness.of(config.controller()), speaker, clock, out);
         final AgentRunner agentRunner = new AgentRunner(new SleepingMillisIdleStrategy(10),
-            ex -> err.println("controller: health-check runner error: " + ex), null, runner);
+            ex -> err.println("controller: agent error: " + ex), null, agent);
+        final MetricsServer http;
+        try
+        {
+            http = ControllerHttp.start(config, agent);
+        }
+        catch (final IOException ex)
+        {
+            err.println("controller: cannot serve metrics and status on " + config.controller().metrics().address()
+                .getHostAddress() + ":" + config.controller().metrics().port() + ": " + ex.getMessage());
+            CloseHelper.closeAll(agent::onClose, speaker);
+            return 1;
+        }
         AgentRunner.startOnThread(agentRunner);
         out.println("controller: node " + config.node().name() + ", " + config.vips().size() + " VIPs, " +
-            backendCount(config) + " backends, forwarder control channel " + channelFile +
-            "; BGP: not yet implemented");
+            backendCount(config) + " backends; forwarder files in " + nodeDirectory + "; metrics and status on http://" +
+            http.address().getHostString() + ":" + http.address().getPort() + "; BGP: " + speaker.state());
         try
         {
             barrier.await();
-            out.println("controller: stopping");
+            stop(config, agent, out);
         }
         finally
         {
-            // Closing the agent runner runs onClose on the agent thread: stops the check pool, unmaps the channel.
-            CloseHelper.close(agentRunner);
+            // Closing the agent runner runs onClose on the agent thread: stops the check pool, unmaps the files.
+            CloseHelper.closeAll(agentRunner, speaker, http);
         }
         out.println("controller: stopped cleanly");
         out.flush();
         return 0;
+    }
+
+    private static void stop(final NodeConfig config, final ControllerAgent agent, final PrintStream out)
+    {
+        if (!config.controller().hasBgp())
+        {
+            out.println("controller: stopping (no BGP: nothing to withdraw)");
+            return;
+        }
+        out.println("controller: stopping: withdrawing every VIP first");
+        agent.beginShutdown();
+        final long deadline = System.currentTimeMillis() + WITHDRAW_TIMEOUT_MS;
+        while (!agent.isWithdrawnForShutdown() && System.currentTimeMillis() < deadline)
+        {
+            sleepMs(10);
+        }
+        if (!agent.isWithdrawnForShutdown())
+        {
+            out.println("controller: withdrawals not confirmed by ExaBGP within " + WITHDRAW_TIMEOUT_MS +
+                " ms; stopping ExaBGP ends the BGP sessions, which withdraws the routes too");
+        }
+        final long drainMs = TimeUnit.NANOSECONDS.toMillis(config.controller().drainTimeNs());
+        out.println("controller: VIPs withdrawn; waiting drain_time " + drainMs +
+            " ms for the routers to move traffic away");
+        sleepMs(drainMs);
+    }
+
+    private static boolean restoreOverrides(
+        final BackendWeights weights, final OverridesFile overridesFile, final PrintStream out)
+    {
+        final List<String> problems = new ArrayList<>();
+        try
+        {
+            final int restored = weights.restore(overridesFile.read(problems));
+            problems.forEach(problem -> out.println("controller: " + problem));
+            if (restored > 0)
+            {
+                out.println("controller: restored " + restored + " operator overrides from " + overridesFile.path());
+            }
+            return restored > 0;
+        }
+        catch (final IOException ex)
+        {
+            out.println("controller: cannot read operator overrides " + overridesFile.path() + ": " + ex +
+                "; starting from the configured weights");
+            return false;
+        }
+    }
+
+    /**
+     * A controller that restarts next to a running forwarder takes over its backend state, so the restart changes
+     * nothing in forwarding or in BGP.
+     */
+    private static void adoptRunningForwarder(final NodeConfig config, final HealthMonitor monitor,
+        final BackendWeights weights, final boolean overridesRestored, final ForwarderSession session,
+        final CountersObserver observer, final EpochClock clock, final PrintStream out)
+    {
+        final long nowMs = clock.time();
+        final ForwarderLiveness probe = ForwarderLiveness.of(config.controller());
+        if (probe.observe(nowMs, observer.observe()) == null)
+        {
+            out.println("controller: no running forwarder to adopt (" + probe.reason() + ")");
+            return;
+        }
+        final ForwarderState state = session.queryState(nowMs, ADOPT_TIMEOUT);
+        session.drainLog().forEach(line -> out.println("controller: " + line));
+        if (state == null)
+        {
+            out.println("controller: the running forwarder did not report its state; starting from the config");
+            return;
+        }
+        monitor.adopt(state);
+        monitor.drainLog().forEach(line -> out.println("controller: " + line));
+        if (!overridesRestored)
+        {
+            final int adopted = weights.adopt(state);
+            if (adopted > 0)
+            {
+                out.println("controller: adopted " + adopted + " backend weights from the running forwarder");
+            }
+        }
+    }
+
+    private static RouteSpeaker routeSpeaker(final NodeConfig config, final PrintStream out)
+    {
+        return RouteSpeaker.none();
+    }
+
+    private static void sleepMs(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static int backendCount(final NodeConfig config)

@@ -8,30 +8,19 @@ import io.sluice.common.config.HealthCheckConfig;
 import io.sluice.common.config.IpLiterals;
 import io.sluice.common.config.TransportProtocol;
 import io.sluice.common.config.VipConfig;
-import io.sluice.common.control.ControlChannel;
-import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlCommand.SetBackendHealth;
-import io.sluice.common.control.ControlServer;
 import io.sluice.controller.health.CheckResult;
 import io.sluice.controller.monitor.BackendChecker;
 import io.sluice.controller.monitor.HealthMonitor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,35 +33,19 @@ class HealthCheckRunnerTest
     private static final Vip WEB = new Vip(VIP_ADDRESS, 80, Vip.TCP);
     private static final InetAddress B1 = IpLiterals.parse("10.1.0.1");
 
-    @TempDir
-    Path dir;
-
     private long nowMs = 1_000_000;
-    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
-    private final List<ControlCommand> applied = new CopyOnWriteArrayList<>();
     private HealthCheckRunner runner;
-    private ControlChannel serverChannel;
-    private Thread serverThread;
 
     @AfterEach
-    void tearDown() throws InterruptedException
+    void tearDown()
     {
         if (runner != null)
         {
-            runner.onClose();
-        }
-        if (serverThread != null)
-        {
-            serverThread.interrupt();
-            serverThread.join(5_000);
-        }
-        if (serverChannel != null)
-        {
-            serverChannel.close();
+            runner.close();
         }
     }
 
-    private static HealthMonitor monitor()
+    static HealthMonitor monitor()
     {
         // Starts down, one pass brings it up, one failure takes it down.
         final HealthCheckConfig check = new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/",
@@ -86,15 +59,9 @@ class HealthCheckRunnerTest
         return new HealthMonitor(List.of(vip), controller);
     }
 
-    private Path channelFile()
-    {
-        return dir.resolve("node-a").resolve(ControlChannel.FILE_NAME);
-    }
-
     private HealthCheckRunner runner(final HealthMonitor monitor, final BackendChecker checker)
     {
-        runner = new HealthCheckRunner(monitor, due -> checker, channelFile(), () -> nowMs, 2,
-            new PrintStream(log, true, StandardCharsets.UTF_8), Duration.ofSeconds(5));
+        runner = new HealthCheckRunner(monitor, due -> checker, 2);
         return runner;
     }
 
@@ -112,49 +79,24 @@ class HealthCheckRunnerTest
         return CheckResult.fail("timeout", 0);
     }
 
-    /** A forwarder stand-in that accepts every SET_BACKEND_HEALTH. */
-    private void startForwarder()
-    {
-        serverChannel = ControlChannel.create(channelFile(), 65536);
-        final ControlServer server = new ControlServer(serverChannel);
-        serverThread = new Thread(() ->
-        {
-            while (!Thread.currentThread().isInterrupted())
-            {
-                final int read = server.poll((command, responder) ->
-                {
-                    applied.add(command);
-                    return null;
-                }, 10);
-                if (read == 0)
-                {
-                    Thread.onSpinWait();
-                }
-            }
-        }, "test-forwarder");
-        serverThread.setDaemon(true);
-        serverThread.start();
-    }
-
-    /** Runs duty cycles at the current fake time until the condition holds. */
-    private void doWorkUntil(final BooleanSupplier condition, final String what) throws InterruptedException
+    /** Polls at the current fake time until the condition holds. */
+    private void pollUntil(final BooleanSupplier condition, final String what) throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (!condition.getAsBoolean())
         {
-            runner.doWork();
+            runner.poll(nowMs);
             if (System.nanoTime() - deadline >= 0)
             {
-                fail("timed out waiting for " + what + "; log:\n" + log.toString(StandardCharsets.UTF_8));
+                fail("timed out waiting for " + what);
             }
             Thread.sleep(1);
         }
     }
 
     @Test
-    void feedsResultsToTheMonitorAndSendsItsCommandsToTheForwarder() throws InterruptedException
+    void feedsResultsToTheMonitorOneCheckPerInterval() throws InterruptedException
     {
-        startForwarder();
         final HealthMonitor monitor = monitor();
         final AtomicInteger checks = new AtomicInteger();
         runner(monitor, () ->
@@ -163,38 +105,34 @@ class HealthCheckRunnerTest
             return CheckResult.pass("connected", 1_000);
         });
 
-        doWorkUntil(() -> applied.size() == 2, "the start-down and the up command");
+        pollUntil(() -> monitor.isCommandedUp("web", B1), "the backend to come up");
 
-        assertEquals(List.of(new SetBackendHealth(WEB, B1, false), new SetBackendHealth(WEB, B1, true)), applied);
-        assertTrue(monitor.isCommandedUp("web", B1));
+        assertEquals(List.of(new SetBackendHealth(WEB, B1, false), new SetBackendHealth(WEB, B1, true)),
+            monitor.drainCommands());
         assertEquals(1, checks.get(), "one check per interval");
-        assertEquals(List.of(), runner.unconfirmedCommands());
-        assertTrue(log.toString(StandardCharsets.UTF_8).contains("forwarder sets backend b1 up"), log.toString());
+        runner.poll(nowMs);
+        assertEquals(1, checks.get(), "the next check is an interval later");
+        nowMs += INTERVAL_MS;
+        pollUntil(() -> checks.get() == 2, "the second check");
     }
 
     @Test
-    void keepsCommandsAndRetriesWhileTheControlChannelIsMissing() throws InterruptedException
+    void countsACheckThatThrowsAsFailed() throws InterruptedException
     {
-        runner(monitor(), HealthCheckRunnerTest::hang); // no result, so the start-down command is the only one
+        final HealthMonitor monitor = monitor();
+        runner(monitor, () ->
+        {
+            throw new IllegalStateException("bug in a checker");
+        });
 
-        assertDoesNotThrow(runner::doWork);
-        assertDoesNotThrow(runner::doWork);
-        assertFalse(runner.isLinked());
-        assertEquals(List.of(new SetBackendHealth(WEB, B1, false)), runner.unconfirmedCommands());
-        assertTrue(log.toString(StandardCharsets.UTF_8).contains("no control channel"), log.toString());
-
-        startForwarder();
-        runner.doWork();
-        assertFalse(runner.isLinked(), "tries again only a retry interval later");
-
-        nowMs += HealthCheckRunner.RETRY_INTERVAL_MS;
-        doWorkUntil(() -> applied.size() == 1, "the start-down command");
-        assertTrue(runner.isLinked());
-        assertEquals(List.of(new SetBackendHealth(WEB, B1, false)), applied);
+        pollUntil(() -> monitor.view(nowMs).get(0).backends().get(0).checks() == 1, "the check to be applied");
+        final HealthMonitor.BackendView view = monitor.view(nowMs).get(0).backends().get(0);
+        assertFalse(view.lastPassed());
+        assertTrue(view.lastDetail().contains("bug in a checker"), view.lastDetail());
     }
 
     @Test
-    void aHangingCheckDoesNotBlockTheDutyCycle() throws InterruptedException
+    void aHangingCheckDoesNotBlockThePoll() throws InterruptedException
     {
         final AtomicInteger checks = new AtomicInteger();
         runner(monitor(), () ->
@@ -204,14 +142,15 @@ class HealthCheckRunnerTest
         });
 
         final long start = System.nanoTime();
-        runner.doWork();
-        doWorkUntil(() -> checks.get() == 1, "the check to start");
+        runner.poll(nowMs);
+        pollUntil(() -> checks.get() == 1, "the check to start");
         nowMs += INTERVAL_MS;
-        runner.doWork();
+        runner.poll(nowMs);
         nowMs += INTERVAL_MS;
-        runner.doWork();
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2), "duty cycles did not wait");
+        runner.poll(nowMs);
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2), "polls did not wait");
         Thread.sleep(50);
         assertEquals(1, checks.get(), "no second check while the first is in flight");
+        assertEquals(1, runner.checksInFlight());
     }
 }

@@ -22,8 +22,8 @@ public final class VipEligibility {
      * Creates the decision for one VIP.
      *
      * @param vip           the VIP's name, used in reasons
-     * @param failOpenShare 0.0..1.0: fail open when the healthy share is below this; 0 fails open only when no
-     *                      backend is healthy
+     * @param failOpenShare 0.0..1.0: fail open when the healthy share is below this; 0 never fails open (a VIP
+     *                      with no healthy backend is then withdrawn from BGP rather than sent to failing ones)
      */
     public VipEligibility(String vip, double failOpenShare) {
         this.vip = Objects.requireNonNull(vip, "vip");
@@ -33,7 +33,7 @@ public final class VipEligibility {
         this.failOpenShare = failOpenShare;
     }
 
-    /** Creates the decision with the default share 0: fail open only when no backend is healthy. */
+    /** Creates the decision with the default share 0: never fail open. */
     public VipEligibility(String vip) {
         this(vip, 0.0);
     }
@@ -78,7 +78,7 @@ public final class VipEligibility {
             }
         }
         // No backends at all is not fail-open: there is nothing to send to either way.
-        boolean nowFailOpen = total > 0 && (healthyCount == 0 || healthyCount < failOpenShare * total);
+        boolean nowFailOpen = total > 0 && healthyCount < failOpenShare * total;
         List<String> eligible = new ArrayList<>(total);
         for (int i = 0; i < total; i++) {
             if (nowFailOpen || healthy[i]) {

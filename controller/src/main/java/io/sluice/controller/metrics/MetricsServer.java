@@ -7,7 +7,10 @@ import io.sluice.common.config.MetricsConfig;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,8 +18,9 @@ import java.util.function.Supplier;
 
 /**
  * Serves {@code GET /metrics} over HTTP with the JDK's built-in server: the body comes from a supplier (usually
- * {@link PrometheusFormatter}) on every scrape. Other paths get 404, other methods 405; a supplier that throws gives
- * 500 for that scrape and the server keeps serving.
+ * {@link PrometheusFormatter}) on every scrape. The controller adds its other endpoints ({@code /status}, the
+ * operator actions) as {@link Route routes}. Unknown paths get 404, other methods 405; a supplier or route that
+ * throws gives 500 for that request and the server keeps serving.
  */
 public final class MetricsServer implements AutoCloseable
 {
@@ -30,16 +34,57 @@ public final class MetricsServer implements AutoCloseable
      */
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4";
 
+    /**
+     * An answer to one request.
+     *
+     * @param status      the HTTP status.
+     * @param contentType the body's type.
+     * @param body        the body.
+     */
+    public record Response(int status, String contentType, String body)
+    {
+        /**
+         * Returns a plain-text answer.
+         *
+         * @param status the HTTP status.
+         * @param body   the text.
+         * @return the response.
+         */
+        public static Response text(final int status, final String body)
+        {
+            return new Response(status, "text/plain; charset=utf-8", body);
+        }
+    }
+
+    /**
+     * Answers requests to one path.
+     */
+    @FunctionalInterface
+    public interface Route
+    {
+        /**
+         * Answers one request.
+         *
+         * @param method the HTTP method.
+         * @param query  the query parameters, decoded (a parameter given twice keeps the last value).
+         * @return the answer.
+         */
+        Response handle(String method, Map<String, String> query);
+    }
+
     private final HttpServer server;
     private final ExecutorService executor;
     private final Supplier<String> body;
+    private final Map<String, Route> routes;
     private boolean closed;
 
-    private MetricsServer(final HttpServer server, final ExecutorService executor, final Supplier<String> body)
+    private MetricsServer(final HttpServer server, final ExecutorService executor, final Supplier<String> body,
+        final Map<String, Route> routes)
     {
         this.server = server;
         this.executor = executor;
         this.body = body;
+        this.routes = routes;
     }
 
     /**
@@ -52,6 +97,21 @@ public final class MetricsServer implements AutoCloseable
      */
     public static MetricsServer start(final MetricsConfig config, final Supplier<String> body) throws IOException
     {
+        return start(config, body, Map.of());
+    }
+
+    /**
+     * Binds to the configured address and port (port 0 picks a free one) and starts serving metrics and routes.
+     *
+     * @param config where to listen.
+     * @param body   renders the metrics on each scrape.
+     * @param routes other paths (e.g. {@code /status}) and their handlers.
+     * @return the running server.
+     * @throws IOException when the address cannot be bound.
+     */
+    public static MetricsServer start(final MetricsConfig config, final Supplier<String> body,
+        final Map<String, Route> routes) throws IOException
+    {
         Objects.requireNonNull(body, "body");
         final HttpServer server = HttpServer.create(new InetSocketAddress(config.address(), config.port()), 0);
         final ExecutorService executor = Executors.newSingleThreadExecutor(runnable ->
@@ -60,7 +120,7 @@ public final class MetricsServer implements AutoCloseable
             thread.setDaemon(true);
             return thread;
         });
-        final MetricsServer metrics = new MetricsServer(server, executor, body);
+        final MetricsServer metrics = new MetricsServer(server, executor, body, Map.copyOf(routes));
         server.createContext("/", metrics::handle);
         server.setExecutor(executor);
         server.start();
@@ -96,7 +156,14 @@ public final class MetricsServer implements AutoCloseable
     {
         try (exchange)
         {
-            if (!PATH.equals(exchange.getRequestURI().getPath()))
+            final String path = exchange.getRequestURI().getPath();
+            final Route route = routes.get(path);
+            if (route != null)
+            {
+                serve(exchange, route);
+                return;
+            }
+            if (!PATH.equals(path))
             {
                 respond(exchange, 404, "not found: scrape " + PATH + "\n");
                 return;
@@ -121,6 +188,39 @@ public final class MetricsServer implements AutoCloseable
             exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
             respond(exchange, 200, text);
         }
+    }
+
+    private static void serve(final HttpExchange exchange, final Route route) throws IOException
+    {
+        final Response response;
+        try
+        {
+            response = route.handle(exchange.getRequestMethod(), query(exchange.getRequestURI().getRawQuery()));
+        }
+        catch (final RuntimeException ex)
+        {
+            respond(exchange, 500, "failed: " + ex + "\n");
+            return;
+        }
+        exchange.getResponseHeaders().set("Content-Type", response.contentType());
+        respond(exchange, response.status(), response.body());
+    }
+
+    static Map<String, String> query(final String rawQuery)
+    {
+        final Map<String, String> query = new LinkedHashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty())
+        {
+            return query;
+        }
+        for (final String pair : rawQuery.split("&"))
+        {
+            final int equals = pair.indexOf('=');
+            final String name = equals < 0 ? pair : pair.substring(0, equals);
+            final String value = equals < 0 ? "" : pair.substring(equals + 1);
+            query.put(URLDecoder.decode(name, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+        }
+        return query;
     }
 
     private static void respond(final HttpExchange exchange, final int status, final String text) throws IOException

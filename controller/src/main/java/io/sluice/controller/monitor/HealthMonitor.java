@@ -7,6 +7,7 @@ import io.sluice.common.config.HealthCheckConfig;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand;
+import io.sluice.common.control.ForwarderState;
 import io.sluice.controller.health.BackendHealth;
 import io.sluice.controller.health.CheckResult;
 import io.sluice.controller.health.FlapDamping;
@@ -28,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Pure and single-threaded: the caller runs the checks {@link #due} names, feeds their results and the time, and
  * sends what {@link #drainCommands} returns. A command is produced only when a backend's eligibility changes. The
  * forwarder starts with every configured backend up, so backends that start down are commanded down once at
- * construction.
+ * construction, unless {@link #adopt} takes the state of a forwarder that is already running (a controller restart).
  *
  * <p>Fail-open is not decided until every backend of a VIP has reported once: before the first round of checks
  * nothing is known, and failing open then would just undo the start-down commands.
@@ -46,9 +47,42 @@ public final class HealthMonitor
     {
     }
 
+    /**
+     * What the controller knows about one backend, for status and metrics.
+     *
+     * @param name          the backend's name.
+     * @param address       its address.
+     * @param up            whether its checks (and flap damping) say it is up.
+     * @param heldDown      whether flap damping holds it down now.
+     * @param commandedUp   whether the forwarder has been told it may take flows.
+     * @param lastDetail    what the last check saw ("HTTP 200", "connect refused"), or null before the first.
+     * @param lastPassed    whether the last check passed.
+     * @param lastLatencyNs how long the last check took.
+     * @param checks        checks applied.
+     * @param failedChecks  failed checks applied.
+     * @param flaps         times flap damping triggered.
+     */
+    public record BackendView(String name, InetAddress address, boolean up, boolean heldDown, boolean commandedUp,
+        String lastDetail, boolean lastPassed, long lastLatencyNs, long checks, long failedChecks, long flaps)
+    {
+    }
+
+    /**
+     * What the controller knows about one VIP.
+     *
+     * @param config   the VIP's configuration.
+     * @param failOpen whether all its backends take traffic because too few are healthy.
+     * @param eligible how many of its backends the forwarder has been told may take flows.
+     * @param backends its backends, in configuration order.
+     */
+    public record VipView(VipConfig config, boolean failOpen, int eligible, List<BackendView> backends)
+    {
+    }
+
     private final Map<String, VipState> vips = new LinkedHashMap<>();
     private final List<ControlCommand> commands = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
+    private final FlapDamping damping;
 
     /**
      * Creates the monitor of every backend of a node.
@@ -68,7 +102,7 @@ public final class HealthMonitor
      */
     public HealthMonitor(final List<VipConfig> vipConfigs, final ControllerConfig controller)
     {
-        final FlapDamping damping = flapDamping(controller.flapDamping());
+        damping = flapDamping(controller.flapDamping());
         for (final VipConfig vipConfig : vipConfigs)
         {
             final HealthCheckConfig check = controller.healthCheckFor(vipConfig);
@@ -160,6 +194,7 @@ public final class HealthMonitor
             throw new IllegalArgumentException("no backend " + backend.getHostAddress() + " in VIP " + vipName);
         }
         state.reported = true;
+        state.lastResult = result;
         logTransition(vip, state.health.onResult(Objects.requireNonNull(result, "result"), nowMs));
         reconcile(vip, nowMs);
     }
@@ -226,6 +261,112 @@ public final class HealthMonitor
     public boolean isFailOpen(final String vipName)
     {
         return vips.get(vipName).eligibility.isFailOpen();
+    }
+
+    /**
+     * Takes over the backend health of a forwarder that was running before this controller started, so that a
+     * controller restart changes nothing in forwarding: a backend up in the forwarder starts up here (it goes down
+     * after {@code fall} failed checks), one down starts down (it comes up after {@code rise} passes). Queued
+     * commands for the adopted backends are dropped: the forwarder already has that state. Call before the first
+     * check.
+     *
+     * @param state what the forwarder reported.
+     * @return how many backends were adopted.
+     */
+    public int adopt(final ForwarderState state)
+    {
+        int adopted = 0;
+        for (final VipState vip : vips.values())
+        {
+            final ForwarderState.VipState forwarderVip = state.vip(vip.config.vip());
+            if (forwarderVip == null)
+            {
+                continue;
+            }
+            for (final BackendState backend : vip.backends)
+            {
+                final ForwarderState.BackendState forwarderBackend = forwarderVip.backend(backend.config.address());
+                if (forwarderBackend == null)
+                {
+                    continue;
+                }
+                final boolean up = forwarderBackend.healthy();
+                backend.health = new BackendHealth(backend.config.name(), vip.check.rise(), vip.check.fall(), up,
+                    damping);
+                backend.commandedUp = up;
+                commands.removeIf(command -> command instanceof ControlCommand.SetBackendHealth health &&
+                    health.vip().equals(vip.config.vip()) && health.backend().equals(backend.config.address()));
+                adopted++;
+            }
+        }
+        if (adopted > 0)
+        {
+            log.add("adopted the health of " + adopted + " backends from the running forwarder");
+        }
+        return adopted;
+    }
+
+    /**
+     * Returns the whole commanded state, one SET_BACKEND_HEALTH per backend: what a forwarder that (re)started
+     * with every configured backend up must be told.
+     *
+     * @return the commands, in configuration order.
+     */
+    public List<ControlCommand> fullState()
+    {
+        final List<ControlCommand> state = new ArrayList<>();
+        for (final VipState vip : vips.values())
+        {
+            for (final BackendState backend : vip.backends)
+            {
+                state.add(new ControlCommand.SetBackendHealth(vip.config.vip(), backend.config.address(),
+                    backend.commandedUp));
+            }
+        }
+        return state;
+    }
+
+    /**
+     * Returns how many backends of a VIP the forwarder has been told may take flows.
+     *
+     * @param vipName the VIP's name.
+     * @return the count; with fail-open, every backend.
+     */
+    public int eligibleCount(final String vipName)
+    {
+        int eligible = 0;
+        for (final BackendState backend : vips.get(vipName).backends)
+        {
+            eligible += backend.commandedUp ? 1 : 0;
+        }
+        return eligible;
+    }
+
+    /**
+     * Returns a snapshot of every VIP and backend, for status and metrics.
+     *
+     * @param nowMs the time, for hold-downs.
+     * @return the views, in configuration order.
+     */
+    public List<VipView> view(final long nowMs)
+    {
+        final List<VipView> views = new ArrayList<>(vips.size());
+        for (final VipState vip : vips.values())
+        {
+            final List<BackendView> backends = new ArrayList<>(vip.backends.size());
+            for (final BackendState backend : vip.backends)
+            {
+                final CheckResult last = backend.lastResult;
+                backends.add(new BackendView(backend.config.name(), backend.config.address(),
+                    backend.health.isUp(nowMs), backend.health.isHeldDown(nowMs), backend.commandedUp,
+                    last == null ? null : last.detail(), last != null && last.passed(),
+                    last == null ? 0 : last.latencyNs(), backend.health.checks(), backend.health.failedChecks(),
+                    backend.health.flaps()));
+            }
+            views.add(new VipView(vip.config, vip.eligibility.isFailOpen(), eligibleCount(vip.config.name()),
+                List.copyOf(backends)));
+        }
+        return views;
     }
 
     private void logTransition(final VipState vip, final Transition transition)
@@ -310,7 +451,8 @@ public final class HealthMonitor
     private static final class BackendState
     {
         final BackendConfig config;
-        final BackendHealth health;
+        BackendHealth health;
+        CheckResult lastResult;
         /** The forwarder starts every configured backend up. */
         boolean commandedUp = true;
         boolean reported;

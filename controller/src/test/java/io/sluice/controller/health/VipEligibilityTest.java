@@ -24,12 +24,23 @@ class VipEligibilityTest {
     }
 
     @Test
-    void failsOpenWhenNoneHealthyAndReportsOnce() {
+    void neverFailsOpenWithTheDefaultShare() {
         VipEligibility web = new VipEligibility("web");
+        VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[3]);
+        assertFalse(decision.failOpen());
+        assertEquals(List.of(), decision.eligible());
+        assertNull(decision.transition());
+        assertEquals(0, web.failOpenEntries());
+    }
+
+    @Test
+    void failsOpenWhenNoneHealthyAndReportsOnce() {
+        VipEligibility web = new VipEligibility("web", 0.3);
         VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[3]);
         assertTrue(decision.failOpen());
         assertEquals(NAMES, decision.eligible());
-        assertEquals("VIP web fail-open: 0 of 3 backends healthy, sending to all", decision.transition());
+        assertEquals("VIP web fail-open: 0 of 3 backends healthy (below 30%), sending to all",
+            decision.transition());
         assertNull(web.evaluate(NAMES, new boolean[3]).transition());
         assertTrue(web.isFailOpen());
         assertEquals(1, web.failOpenEntries());
@@ -37,7 +48,7 @@ class VipEligibilityTest {
 
     @Test
     void leavesFailOpenWhenABackendRecovers() {
-        VipEligibility web = new VipEligibility("web");
+        VipEligibility web = new VipEligibility("web", 0.3);
         web.evaluate(NAMES, new boolean[3]);
         VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[] {false, true, false});
         assertFalse(decision.failOpen());
@@ -74,13 +85,13 @@ class VipEligibilityTest {
     void evaluatesBackendHealthAtTheGivenTime() {
         BackendHealth b1 = new BackendHealth("b1", 1, 1, true, FlapDamping.disabled());
         BackendHealth b2 = new BackendHealth("b2", 1, 1, false, FlapDamping.disabled());
-        VipEligibility web = new VipEligibility("web");
+        VipEligibility web = new VipEligibility("web", 0.5);
         assertEquals(List.of("b1"), web.evaluate(List.of(b1, b2), 0).eligible());
         b1.onResult(CheckResult.fail("HTTP 503", 0), 1_000);
         VipEligibility.Decision decision = web.evaluate(List.of(b1, b2), 1_000);
         assertTrue(decision.failOpen());
         assertEquals(List.of("b1", "b2"), decision.eligible());
-        assertEquals("VIP web fail-open: 0 of 2 backends healthy, sending to all", decision.transition());
+        assertEquals("VIP web fail-open: 0 of 2 backends healthy (below 50%), sending to all", decision.transition());
     }
 
     @Test

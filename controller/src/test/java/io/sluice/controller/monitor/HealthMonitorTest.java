@@ -45,6 +45,12 @@ class HealthMonitorTest
     private static HealthMonitor monitor(final HealthCheckConfig check, final FlapDampingConfig damping,
         final InetAddress... backends)
     {
+        return monitor(check, damping, 0.0, backends);
+    }
+
+    private static HealthMonitor monitor(final HealthCheckConfig check, final FlapDampingConfig damping,
+        final double failOpenShare, final InetAddress... backends)
+    {
         final List<BackendConfig> configs = new ArrayList<>();
         for (int i = 0; i < backends.length; i++)
         {
@@ -52,7 +58,7 @@ class HealthMonitorTest
         }
         final VipConfig vip = new VipConfig("web", VIP_ADDRESS, 80, TransportProtocol.TCP, configs);
         final ControllerConfig defaults = ControllerConfig.defaults();
-        final ControllerConfig controller = new ControllerConfig(check, damping, 0.0,
+        final ControllerConfig controller = new ControllerConfig(check, damping, failOpenShare,
             defaults.forwarderLivenessTimeoutNs(), defaults.drainTimeNs(), false, defaults.metrics(), null);
         return new HealthMonitor(List.of(vip), controller);
     }
@@ -140,9 +146,18 @@ class HealthMonitorTest
     }
 
     @Test
+    void neverFailsOpenWithTheDefaultShare()
+    {
+        final HealthMonitor monitor = monitor(1, 1, B1, B2);
+        runRound(monitor);
+        assertFalse(monitor.isFailOpen("web"));
+        assertEquals(0, monitor.eligibleCount("web"), "no healthy backend: the VIP is withdrawn, not failed open");
+    }
+
+    @Test
     void failsOpenWhenAllAreDownAndBackToHealthyOnlyWhenOneRecovers()
     {
-        final HealthMonitor monitor = monitor(1, 1, B1, B2, B3);
+        final HealthMonitor monitor = monitor(check(1, 1, false), FlapDampingConfig.defaults(), 0.2, B1, B2, B3);
         passes.put(B1, true);
         passes.put(B2, true);
         passes.put(B3, true);
@@ -160,7 +175,7 @@ class HealthMonitorTest
         assertTrue(monitor.isFailOpen("web"));
         assertEquals(List.of(set(B1, true), set(B2, true)), monitor.drainCommands(),
             "B3 stays up: it was eligible before and after");
-        assertTrue(monitor.drainLog().contains("VIP web fail-open: 0 of 3 backends healthy, sending to all"));
+        assertTrue(monitor.drainLog().contains("VIP web fail-open: 0 of 3 backends healthy (below 20%), sending to all"));
 
         runRound(monitor);
         assertEquals(List.of(), monitor.drainCommands(), "fail-open is commanded once");
@@ -175,7 +190,7 @@ class HealthMonitorTest
     @Test
     void waitsForTheFirstRoundBeforeFailingOpen()
     {
-        final HealthMonitor monitor = monitor(1, 1, B1, B2);
+        final HealthMonitor monitor = monitor(check(1, 1, false), FlapDampingConfig.defaults(), 0.5, B1, B2);
         monitor.drainCommands();
 
         monitor.onResult("web", B1, CheckResult.fail("connect refused", 1), nowMs);

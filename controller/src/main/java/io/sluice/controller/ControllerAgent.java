@@ -1,0 +1,389 @@
+package io.sluice.controller;
+
+import io.sluice.common.config.NodeConfig;
+import io.sluice.common.config.VipConfig;
+import io.sluice.common.control.ControlCommand;
+import io.sluice.common.control.ForwarderState;
+import io.sluice.controller.announce.AnnouncePolicy;
+import io.sluice.controller.announce.RouteSpeaker;
+import io.sluice.controller.liveness.CountersObserver;
+import io.sluice.controller.liveness.ForwarderLiveness;
+import io.sluice.controller.monitor.ForwarderSession;
+import io.sluice.controller.monitor.HealthMonitor;
+import io.sluice.controller.operator.BackendWeights;
+import io.sluice.controller.operator.OperatorRequest;
+import io.sluice.controller.operator.OverridesFile;
+import io.sluice.controller.status.NodeStatus;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.EpochClock;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The controller's single agent: one duty cycle watches the forwarder's heartbeat, runs the health checks, applies
+ * operator actions, keeps the forwarder's state in step with the controller's, decides which VIPs to announce and
+ * tells the BGP speaker, and publishes a status snapshot.
+ * <p>
+ * Everything it owns is touched only on the agent thread. Other threads talk to it through {@link #submit}
+ * (operator actions), {@link #beginShutdown()} and {@link #status()}.
+ * <p>
+ * Order matters when a forwarder comes alive: the whole state is sent ({@link ForwarderSession#resync}) and VIPs are
+ * announced only once the forwarder confirmed it, so a restarted forwarder never attracts traffic with its
+ * start-up state (every backend up). When it dies, every VIP is withdrawn in the same cycle.
+ */
+public final class ControllerAgent implements Agent
+{
+    /** How often the counters file is looked at. */
+    static final long LIVENESS_PERIOD_MS = 100;
+    /** How often the forwarder's state (weights, Maglev slots) is read for status. */
+    static final long STATE_PERIOD_MS = 2_000;
+    /** How often the status snapshot is rebuilt. */
+    static final long STATUS_PERIOD_MS = 250;
+    /** How long one GET_STATE may hold the duty cycle. */
+    static final Duration STATE_TIMEOUT = Duration.ofMillis(200);
+
+    private record Pending(OperatorRequest request, CompletableFuture<OperatorRequest.Reply> reply)
+    {
+    }
+
+    private final NodeConfig config;
+    private final HealthMonitor monitor;
+    private final HealthCheckRunner checks;
+    private final BackendWeights weights;
+    private final OverridesFile overridesFile;
+    private final ForwarderSession session;
+    private final CountersObserver observer;
+    private final ForwarderLiveness liveness;
+    private final AnnouncePolicy policy;
+    private final RouteSpeaker speaker;
+    private final EpochClock clock;
+    private final PrintStream out;
+    private final ConcurrentLinkedQueue<Pending> requests = new ConcurrentLinkedQueue<>();
+
+    private volatile boolean shuttingDown;
+    private volatile boolean withdrawnForShutdown;
+    private volatile NodeStatus status;
+
+    private ForwarderState forwarderState;
+    private long nextLivenessMs;
+    private long nextStateMs;
+    private long nextStatusMs;
+
+    /**
+     * Creates the agent.
+     *
+     * @param config        the node's configuration.
+     * @param monitor       the health state; adopted from a running forwarder already, if there was one.
+     * @param checks        runs the monitor's checks.
+     * @param weights       the operator's weights; restored already.
+     * @param overridesFile where the operator's weights are saved on each change.
+     * @param session       the forwarder's control channel.
+     * @param observer      reads the forwarder's counters file.
+     * @param liveness      decides from it whether the forwarder is alive.
+     * @param speaker       the BGP speaker.
+     * @param clock         epoch milliseconds, the forwarder's heartbeat clock.
+     * @param out           where the log goes.
+     */
+    public ControllerAgent(final NodeConfig config, final HealthMonitor monitor, final HealthCheckRunner checks,
+        final BackendWeights weights, final OverridesFile overridesFile, final ForwarderSession session,
+        final CountersObserver observer, final ForwarderLiveness liveness, final RouteSpeaker speaker,
+        final EpochClock clock, final PrintStream out)
+    {
+        this.config = Objects.requireNonNull(config, "config");
+        this.monitor = Objects.requireNonNull(monitor, "monitor");
+        this.checks = Objects.requireNonNull(checks, "checks");
+        this.weights = Objects.requireNonNull(weights, "weights");
+        this.overridesFile = Objects.requireNonNull(overridesFile, "overridesFile");
+        this.session = Objects.requireNonNull(session, "session");
+        this.observer = Objects.requireNonNull(observer, "observer");
+        this.liveness = Objects.requireNonNull(liveness, "liveness");
+        this.speaker = Objects.requireNonNull(speaker, "speaker");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.out = Objects.requireNonNull(out, "out");
+        this.policy = new AnnouncePolicy(config.controller().announceRegardless());
+        this.status = snapshot(clock.time());
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "controller";
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = 0;
+        try
+        {
+            final long nowMs = clock.time();
+            work += observeForwarder(nowMs);
+            work += checks.poll(nowMs);
+            session.enqueue(monitor.drainCommands());
+            work += applyOperatorRequests(nowMs);
+            work += session.poll(nowMs);
+            work += refreshForwarderState(nowMs);
+            work += announce(nowMs);
+            work += publishStatus(nowMs);
+            work += log();
+        }
+        catch (final RuntimeException ex)
+        {
+            // A bug, not a backend or forwarder failure: keep the node's checks and routes going rather than die.
+            out.println("controller: duty cycle failed: " + ex);
+            ex.printStackTrace(out);
+        }
+        return work;
+    }
+
+    private int observeForwarder(final long nowMs)
+    {
+        if (nowMs - nextLivenessMs < 0)
+        {
+            return 0;
+        }
+        nextLivenessMs = nowMs + LIVENESS_PERIOD_MS;
+        final ForwarderLiveness.Transition transition = liveness.observe(nowMs, observer.observe());
+        if (transition == null)
+        {
+            return 0;
+        }
+        out.println("controller: " + transition.reason() + (transition.restarted() ? " (a new instance)" : ""));
+        if (transition.alive())
+        {
+            final List<ControlCommand> fullState = new ArrayList<>(monitor.fullState());
+            fullState.addAll(weights.fullState());
+            session.resync(fullState);
+            nextStateMs = 0;
+        }
+        else
+        {
+            session.onForwarderDead();
+            forwarderState = null;
+        }
+        return 1;
+    }
+
+    private int applyOperatorRequests(final long nowMs)
+    {
+        int applied = 0;
+        Pending pending;
+        while ((pending = requests.poll()) != null)
+        {
+            pending.reply().complete(apply(pending.request(), nowMs));
+            applied++;
+        }
+        return applied;
+    }
+
+    private OperatorRequest.Reply apply(final OperatorRequest request, final long nowMs)
+    {
+        final ControlCommand.SetBackendWeight command;
+        try
+        {
+            command = switch (request.action())
+            {
+                case DRAIN -> weights.drain(request.vip(), request.backend());
+                case UNDRAIN -> weights.undrain(request.vip(), request.backend());
+                case SET_WEIGHT -> weights.setWeight(request.vip(), request.backend(), request.weight());
+            };
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return new OperatorRequest.Reply(false, ex.getMessage());
+        }
+        final BackendWeights.Entry entry = weights.entry(request.vip(), command.backend());
+        final String what = "VIP " + request.vip() + " backend " + entry.backend().name() + ": " +
+            (entry.drained() ? "drained (weight 0: existing flows stay, no new ones)" : "weight " + entry.effective());
+        out.println("controller: operator: " + what);
+        final StringBuilder message = new StringBuilder(what);
+        try
+        {
+            overridesFile.write(weights.overrides());
+        }
+        catch (final IOException ex)
+        {
+            message.append("; NOT saved to ").append(overridesFile.path()).append(": ").append(ex.getMessage());
+        }
+        session.enqueue(List.of(command));
+        session.poll(nowMs);
+        final boolean confirmed = !session.unconfirmedCommands().contains(command) && liveness.isAlive();
+        message.append(confirmed ? "; forwarder confirmed" :
+            "; forwarder has not confirmed yet (" + liveness.reason() + "): it gets it when it answers");
+        nextStateMs = 0;
+        nextStatusMs = 0;
+        return new OperatorRequest.Reply(true, message.toString());
+    }
+
+    private int refreshForwarderState(final long nowMs)
+    {
+        if (!liveness.isAlive() || !session.isLinked() || nowMs - nextStateMs < 0)
+        {
+            return 0;
+        }
+        nextStateMs = nowMs + STATE_PERIOD_MS;
+        final ForwarderState state = session.queryState(nowMs, STATE_TIMEOUT);
+        if (state != null)
+        {
+            forwarderState = state;
+        }
+        return 1;
+    }
+
+    private int announce(final long nowMs)
+    {
+        final boolean ready = liveness.isAlive() && session.isSynced();
+        final String reason = !liveness.isAlive() ? liveness.reason() :
+            session.isSynced() ? "forwarder ready" : "forwarder not yet synchronized with the controller";
+        final List<AnnouncePolicy.VipInput> inputs = new ArrayList<>(config.vips().size());
+        for (final VipConfig vip : config.vips())
+        {
+            inputs.add(new AnnouncePolicy.VipInput(vip.name(), vip.address(), monitor.eligibleCount(vip.name()),
+                vip.backends().size()));
+        }
+        final Set<InetAddress> addresses =
+            policy.evaluate(new AnnouncePolicy.NodeInput(ready, reason, shuttingDown), inputs);
+        speaker.setAnnounced(addresses);
+        final int work = speaker.poll(nowMs);
+        if (shuttingDown && speaker.isCurrent())
+        {
+            withdrawnForShutdown = true;
+        }
+        return work;
+    }
+
+    private int publishStatus(final long nowMs)
+    {
+        if (nowMs - nextStatusMs < 0)
+        {
+            return 0;
+        }
+        nextStatusMs = nowMs + STATUS_PERIOD_MS;
+        status = snapshot(nowMs);
+        return 1;
+    }
+
+    private int log()
+    {
+        int lines = 0;
+        lines += print(monitor.drainLog());
+        lines += print(session.drainLog());
+        lines += print(policy.drainLog());
+        lines += print(speaker.drainLog());
+        return lines;
+    }
+
+    private int print(final List<String> lines)
+    {
+        for (final String line : lines)
+        {
+            out.println("controller: " + line);
+        }
+        return lines.size();
+    }
+
+    private NodeStatus snapshot(final long nowMs)
+    {
+        final List<NodeStatus.VipStatus> vips = new ArrayList<>();
+        final List<AnnouncePolicy.Decision> decisions = policy.decisions();
+        int index = 0;
+        for (final HealthMonitor.VipView view : monitor.view(nowMs))
+        {
+            final VipConfig vip = view.config();
+            final AnnouncePolicy.Decision decision = index < decisions.size() ? decisions.get(index) : null;
+            index++;
+            final ForwarderState.VipState forwarderVip = forwarderState == null ? null : forwarderState.vip(vip.vip());
+            final List<NodeStatus.BackendStatus> backends = new ArrayList<>();
+            for (final HealthMonitor.BackendView backend : view.backends())
+            {
+                final BackendWeights.Entry weight = weights.entry(vip.name(), backend.address());
+                final ForwarderState.BackendState forwarderBackend =
+                    forwarderVip == null ? null : forwarderVip.backend(backend.address());
+                backends.add(new NodeStatus.BackendStatus(backend.name(), backend.address(), backend.up(),
+                    backend.heldDown(), backend.commandedUp(), backend.lastDetail(), backend.lastPassed(),
+                    backend.lastLatencyNs(), backend.checks(), backend.failedChecks(), backend.flaps(),
+                    weight.configured(), weight.effective(), weight.drained(),
+                    forwarderBackend == null ? -1 : forwarderBackend.maglevSlots()));
+            }
+            vips.add(new NodeStatus.VipStatus(vip.name(), vip.address(), vip.port(), vip.protocol().yamlName(),
+                decision != null && decision.announced(), decision == null ? "not decided yet" : decision.reason(),
+                view.failOpen(), view.eligible(), List.copyOf(backends)));
+        }
+        final List<String> announced = new ArrayList<>();
+        for (final InetAddress address : policy.addresses())
+        {
+            announced.add(AnnouncePolicy.prefix(address));
+        }
+        Collections.sort(announced);
+        return new NodeStatus(config.node().name(), nowMs,
+            new NodeStatus.Forwarder(liveness.isAlive(), liveness.reason(), session.isSynced(), session.isLinked(),
+                session.unconfirmedCommands().size(), config.forwarder().maglevTableSize()),
+            new NodeStatus.Bgp(config.controller().hasBgp(), speaker.state(), speaker.neighborStates(),
+                List.copyOf(announced)),
+            List.copyOf(vips));
+    }
+
+    /**
+     * Hands an operator action to the agent thread.
+     *
+     * @param request the action.
+     * @return completes with the answer once the agent applied it (and tried to tell the forwarder).
+     */
+    public CompletableFuture<OperatorRequest.Reply> submit(final OperatorRequest request)
+    {
+        final CompletableFuture<OperatorRequest.Reply> reply = new CompletableFuture<>();
+        requests.offer(new Pending(request, reply));
+        return reply;
+    }
+
+    /**
+     * Starts taking the node out of service: every VIP is withdrawn at the next duty cycle.
+     */
+    public void beginShutdown()
+    {
+        shuttingDown = true;
+    }
+
+    /**
+     * Tells whether the withdrawals of a shutdown reached the BGP speaker.
+     *
+     * @return true once every route is withdrawn.
+     */
+    public boolean isWithdrawnForShutdown()
+    {
+        return withdrawnForShutdown;
+    }
+
+    /**
+     * Returns the latest status snapshot; any thread.
+     *
+     * @return the snapshot, at most {@link #STATUS_PERIOD_MS} old.
+     */
+    public NodeStatus status()
+    {
+        return status;
+    }
+
+    @Override
+    public void onClose()
+    {
+        Pending pending;
+        while ((pending = requests.poll()) != null)
+        {
+            pending.reply().complete(new OperatorRequest.Reply(false, "controller stopping"));
+        }
+        checks.close();
+        session.close();
+        observer.close();
+    }
+}

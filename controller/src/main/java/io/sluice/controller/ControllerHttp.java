@@ -1,0 +1,128 @@
+package io.sluice.controller;
+
+import io.sluice.common.config.NodeConfig;
+import io.sluice.common.counters.CountersFile;
+import io.sluice.common.counters.CountersFileException;
+import io.sluice.common.counters.CountersFileHeader;
+import io.sluice.controller.metrics.ControllerFamilies;
+import io.sluice.controller.metrics.MetricFamily;
+import io.sluice.controller.metrics.MetricsServer;
+import io.sluice.controller.metrics.PrometheusFormatter;
+import io.sluice.controller.operator.OperatorRequest;
+import io.sluice.controller.status.NodeStatus;
+import io.sluice.controller.status.StatusRenderer;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The controller's HTTP endpoints, on the metrics address (localhost by default):
+ * <ul>
+ *     <li>{@code GET /metrics}: the forwarder's counters and the controller's own metrics, Prometheus text.</li>
+ *     <li>{@code GET /status}, {@code GET /status?format=json}: what {@code sluice status} prints.</li>
+ *     <li>{@code POST /drain?vip=V&backend=B}, {@code POST /undrain?...}, {@code POST /set-weight?...&weight=N}:
+ *     operator actions; 200 with what happened, 404 for an unknown VIP or backend, 400 for a bad request.</li>
+ * </ul>
+ */
+final class ControllerHttp
+{
+    /** How long an operator action waits for the agent. */
+    static final long ACTION_TIMEOUT_MS = 5_000;
+
+    private ControllerHttp()
+    {
+    }
+
+    static MetricsServer start(final NodeConfig config, final ControllerAgent agent) throws IOException
+    {
+        final Path countersPath = config.nodeDirectory().resolve(CountersFileHeader.FILE_NAME);
+        return MetricsServer.start(config.controller().metrics(), () -> metrics(countersPath, agent.status()), Map.of(
+            "/status", (method, query) -> status(method, query, agent.status()),
+            "/drain", (method, query) -> action(agent, method, query, OperatorRequest.Action.DRAIN),
+            "/undrain", (method, query) -> action(agent, method, query, OperatorRequest.Action.UNDRAIN),
+            "/set-weight", (method, query) -> action(agent, method, query, OperatorRequest.Action.SET_WEIGHT)));
+    }
+
+    static String metrics(final Path countersPath, final NodeStatus status)
+    {
+        final List<MetricFamily> families = new ArrayList<>();
+        // Mapped per scrape: a restarted forwarder replaces the file, and scrapes are seconds apart.
+        try (CountersFile counters = CountersFile.openReadOnly(countersPath))
+        {
+            families.addAll(PrometheusFormatter.families(counters.reader(), System.currentTimeMillis()));
+        }
+        catch (final CountersFileException ex)
+        {
+            // No forwarder: its counters are absent; sluice_forwarder_alive says so.
+        }
+        families.addAll(ControllerFamilies.of(status));
+        return PrometheusFormatter.render(families);
+    }
+
+    private static MetricsServer.Response status(
+        final String method, final Map<String, String> query, final NodeStatus status)
+    {
+        if (!"GET".equals(method))
+        {
+            return MetricsServer.Response.text(405, "method not allowed: use GET\n");
+        }
+        if ("json".equals(query.get("format")))
+        {
+            return new MetricsServer.Response(200, "application/json", StatusRenderer.json(status));
+        }
+        return MetricsServer.Response.text(200, StatusRenderer.text(status));
+    }
+
+    private static MetricsServer.Response action(final ControllerAgent agent, final String method,
+        final Map<String, String> query, final OperatorRequest.Action action)
+    {
+        if (!"POST".equals(method))
+        {
+            return MetricsServer.Response.text(405, "method not allowed: use POST\n");
+        }
+        final String vip = query.get("vip");
+        final String backend = query.get("backend");
+        if (vip == null || backend == null)
+        {
+            return MetricsServer.Response.text(400, "vip and backend are required\n");
+        }
+        int weight = 0;
+        if (action == OperatorRequest.Action.SET_WEIGHT)
+        {
+            try
+            {
+                weight = Integer.parseInt(query.getOrDefault("weight", ""));
+            }
+            catch (final NumberFormatException ex)
+            {
+                return MetricsServer.Response.text(400, "weight must be a whole number 0..65535\n");
+            }
+        }
+        try
+        {
+            final OperatorRequest.Reply reply = agent.submit(new OperatorRequest(action, vip, backend, weight))
+                .get(ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            return MetricsServer.Response.text(reply.accepted() ? 200 : 404, reply.message() + "\n");
+        }
+        catch (final TimeoutException ex)
+        {
+            return MetricsServer.Response.text(503, "the controller did not answer within " + ACTION_TIMEOUT_MS +
+                " ms\n");
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return MetricsServer.Response.text(503, "interrupted\n");
+        }
+        catch (final ExecutionException ex)
+        {
+            return MetricsServer.Response.text(500, "failed: " + ex.getCause() + "\n");
+        }
+    }
+}
