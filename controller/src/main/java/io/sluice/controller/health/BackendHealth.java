@@ -7,8 +7,9 @@ import java.util.Objects;
  * consecutive failed checks take it down, and {@link FlapDamping} holds a flapping backend down even while its
  * checks pass.
  *
- * <p>Single-threaded and clock-free: the caller feeds check results and the time. Each {@link Transition} and
- * each flap-damping trigger is logged here with its reason, and counted. Only changes of the reported state produce a transition; a backend held down by damping
+ * <p>Single-threaded and clock-free: the caller feeds check results and the time. Each {@link Transition} carries
+ * its reason; each flap-damping trigger is counted ({@link #flaps()}) and described ({@link #lastHoldDownReason()})
+ * for the caller to log. Only changes of the reported state produce a transition; a backend held down by damping
  * comes back up through {@link #onTick(long)} (or the next {@link #onResult}) once the hold-down ends.
  */
 public final class BackendHealth {
@@ -94,7 +95,6 @@ public final class BackendHealth {
             lastHoldDownReason = "backend " + name + " held down for " + Durations.format(holdDownMs) + ": "
                 + (policy.maxStateChanges() + 1) + " state changes in " + Durations.format(policy.windowMs())
                 + " (flapping)";
-            HealthLog.warn(lastHoldDownReason);
         }
     }
 
@@ -107,11 +107,6 @@ public final class BackendHealth {
         transitions++;
         if (!up && checksUp) {
             reason = lastHoldDownReason; // the checks pass: only damping holds it down
-        }
-        if (up) {
-            HealthLog.info(reason);
-        } else {
-            HealthLog.warn(reason);
         }
         return new Transition(name, up, reason);
     }

@@ -9,8 +9,8 @@ import java.util.Objects;
  * are healthy the VIP fails open and sends to all of them, because a blackholed VIP is worse than a few failing
  * backends (a mass health-check failure is more often the checker's or the network's fault than every backend's).
  *
- * <p>Stateful only in remembering whether the VIP is in fail-open, so entering and leaving it is reported (and
- * logged at ERROR / INFO) once.
+ * <p>Stateful only in remembering whether the VIP is in fail-open, so entering and leaving it is reported once
+ * (the caller logs the transition).
  */
 public final class VipEligibility {
     private final String vip;
@@ -92,11 +92,9 @@ public final class VipEligibility {
                 failOpenEntries++;
                 transition = "VIP " + vip + " fail-open: " + healthyCount + " of " + total + " backends healthy"
                     + (failOpenShare > 0 ? " (below " + percent(failOpenShare) + ")" : "") + ", sending to all";
-                HealthLog.error(transition);
             } else {
                 transition = "VIP " + vip + " fail-open over: " + healthyCount + " of " + total
                     + " backends healthy, sending to healthy only";
-                HealthLog.info(transition);
             }
         }
         return new Decision(eligible, nowFailOpen, healthyCount, total, transition);

@@ -195,7 +195,12 @@ public final class HealthMonitor
         }
         state.reported = true;
         state.lastResult = result;
+        final long flaps = state.health.flaps();
         logTransition(vip, state.health.onResult(Objects.requireNonNull(result, "result"), nowMs));
+        if (state.health.flaps() != flaps)
+        {
+            log.add("VIP " + vip.config.name() + ": " + state.health.lastHoldDownReason());
+        }
         reconcile(vip, nowMs);
     }
 

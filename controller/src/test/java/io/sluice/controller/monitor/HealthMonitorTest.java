@@ -217,6 +217,10 @@ class HealthMonitorTest
         runRound(monitor);
         assertEquals(List.of(set(B1, false)), monitor.drainCommands());
 
+        final List<String> logged = monitor.drainLog();
+        assertTrue(logged.contains("VIP web: backend b1 held down for 30 s: 2 state changes in 60 s (flapping)"),
+            logged.toString());
+
         passes.put(B1, true);
         final long recoveredMs = nowMs;
         for (int i = 0; i < 20; i++)
