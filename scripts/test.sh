@@ -33,6 +33,7 @@ install_packages
 
 log "building native code and running the DPDK shim smoke test (net_ring, net_null, net_pcap)"
 make -s -C native all test
+make -s -C native gredecap-test
 
 log "building and running the Java tests"
 mvn -B -ntp verify "$@"
