@@ -29,13 +29,14 @@ public final class NodeProcess
         /**
          * Runs the process until the barrier is signalled.
          *
-         * @param config  the loaded node config.
-         * @param out     where progress goes.
-         * @param err     where problems go.
-         * @param barrier signalled by SIGTERM or SIGINT.
+         * @param configFile the file the config came from, for a reload.
+         * @param config     the loaded node config.
+         * @param out        where progress goes.
+         * @param err        where problems go.
+         * @param barrier    signalled by SIGTERM or SIGINT.
          * @return the exit status.
          */
-        int run(NodeConfig config, PrintStream out, PrintStream err, ShutdownSignalBarrier barrier);
+        int run(Path configFile, NodeConfig config, PrintStream out, PrintStream err, ShutdownSignalBarrier barrier);
     }
 
     private NodeProcess()
@@ -127,6 +128,6 @@ public final class NodeProcess
             err.println(ex.getMessage());
             return EXIT_USAGE;
         }
-        return body.run(config, out, err, barrier);
+        return body.run(configFile, config, out, err, barrier);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.controller;
 
+import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand;
@@ -13,6 +14,7 @@ import io.sluice.controller.monitor.HealthMonitor;
 import io.sluice.controller.operator.BackendWeights;
 import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.operator.OverridesFile;
+import io.sluice.controller.reload.ReloadPlan;
 import io.sluice.controller.status.NodeStatus;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
@@ -20,6 +22,7 @@ import org.agrona.concurrent.EpochClock;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,6 +31,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 
 /**
  * The controller's single agent: one duty cycle watches the forwarder's heartbeat, runs the health checks, applies
@@ -56,10 +60,12 @@ public final class ControllerAgent implements Agent
     {
     }
 
-    private final NodeConfig config;
-    private final HealthMonitor monitor;
-    private final HealthCheckRunner checks;
-    private final BackendWeights weights;
+    private final Path configFile;
+    private final Function<HealthMonitor, HealthCheckRunner> runnerFactory;
+    private NodeConfig config;
+    private HealthMonitor monitor;
+    private HealthCheckRunner checks;
+    private BackendWeights weights;
     private final OverridesFile overridesFile;
     private final ForwarderSession session;
     private final CountersObserver observer;
@@ -82,9 +88,10 @@ public final class ControllerAgent implements Agent
     /**
      * Creates the agent.
      *
+     * @param configFile    the node's configuration file, read again on a reload.
      * @param config        the node's configuration.
      * @param monitor       the health state; adopted from a running forwarder already, if there was one.
-     * @param checks        runs the monitor's checks.
+     * @param runnerFactory makes the runner of a monitor's checks (again after a reload).
      * @param weights       the operator's weights; restored already.
      * @param overridesFile where the operator's weights are saved on each change.
      * @param session       the forwarder's control channel.
@@ -94,14 +101,16 @@ public final class ControllerAgent implements Agent
      * @param clock         epoch milliseconds, the forwarder's heartbeat clock.
      * @param out           where the log goes.
      */
-    public ControllerAgent(final NodeConfig config, final HealthMonitor monitor, final HealthCheckRunner checks,
-        final BackendWeights weights, final OverridesFile overridesFile, final ForwarderSession session,
+    public ControllerAgent(final Path configFile, final NodeConfig config, final HealthMonitor monitor,
+        final Function<HealthMonitor, HealthCheckRunner> runnerFactory, final BackendWeights weights, final OverridesFile overridesFile, final ForwarderSession session,
         final CountersObserver observer, final ForwarderLiveness liveness, final RouteSpeaker speaker,
         final EpochClock clock, final PrintStream out)
     {
+        this.configFile = Objects.requireNonNull(configFile, "configFile");
         this.config = Objects.requireNonNull(config, "config");
         this.monitor = Objects.requireNonNull(monitor, "monitor");
-        this.checks = Objects.requireNonNull(checks, "checks");
+        this.runnerFactory = Objects.requireNonNull(runnerFactory, "runnerFactory");
+        this.checks = runnerFactory.apply(monitor);
         this.weights = Objects.requireNonNull(weights, "weights");
         this.overridesFile = Objects.requireNonNull(overridesFile, "overridesFile");
         this.session = Objects.requireNonNull(session, "session");
@@ -188,6 +197,10 @@ public final class ControllerAgent implements Agent
 
     private OperatorRequest.Reply apply(final OperatorRequest request, final long nowMs)
     {
+        if (request.action() == OperatorRequest.Action.RELOAD)
+        {
+            return reload(nowMs);
+        }
         final ControlCommand.SetBackendWeight command;
         try
         {
@@ -196,6 +209,7 @@ public final class ControllerAgent implements Agent
                 case DRAIN -> weights.drain(request.vip(), request.backend());
                 case UNDRAIN -> weights.undrain(request.vip(), request.backend());
                 case SET_WEIGHT -> weights.setWeight(request.vip(), request.backend(), request.weight());
+                case RELOAD -> throw new IllegalStateException("handled above");
             };
         }
         catch (final IllegalArgumentException ex)
@@ -223,6 +237,47 @@ public final class ControllerAgent implements Agent
         nextStateMs = 0;
         nextStatusMs = 0;
         return new OperatorRequest.Reply(true, message.toString());
+    }
+
+    private OperatorRequest.Reply reload(final long nowMs)
+    {
+        final NodeConfig next;
+        try
+        {
+            next = NodeConfig.load(configFile);
+        }
+        catch (final ConfigException ex)
+        {
+            out.println("controller: reload refused: " + ex.getMessage());
+            return new OperatorRequest.Reply(false, "reload refused, nothing changed: " + ex.getMessage());
+        }
+        final String refusal = ReloadPlan.refusal(config, next);
+        if (refusal != null)
+        {
+            out.println("controller: reload refused: " + refusal);
+            return new OperatorRequest.Reply(false, "reload refused, nothing changed: " + refusal);
+        }
+        final HealthMonitor nextMonitor = new HealthMonitor(next);
+        nextMonitor.carryOver(monitor);
+        final BackendWeights nextWeights = new BackendWeights(next.vips());
+        nextWeights.restore(weights.overrides());
+        final ReloadPlan plan = ReloadPlan.plan(config, weights, next, nextMonitor, nextWeights);
+
+        checks.close();
+        checks = runnerFactory.apply(nextMonitor);
+        monitor = nextMonitor;
+        weights = nextWeights;
+        config = next;
+        plan.changes().forEach(change -> out.println("controller: reload: " + change));
+        session.enqueue(plan.commands());
+        session.poll(nowMs);
+        nextStateMs = 0;
+        nextStatusMs = 0;
+        final boolean confirmed = liveness.isAlive() && session.unconfirmedCommands().isEmpty();
+        final String summary = plan.changes().isEmpty() ? "reloaded " + configFile + ": no change" :
+            "reloaded " + configFile + ":\n  " + String.join("\n  ", plan.changes());
+        return new OperatorRequest.Reply(true, summary + (plan.commands().isEmpty() ? "" : confirmed ?
+            "\nforwarder confirmed" : "\nforwarder has not confirmed yet (" + liveness.reason() + ")"));
     }
 
     private int refreshForwarderState(final long nowMs)

@@ -28,6 +28,8 @@ import java.util.concurrent.TimeoutException;
  *     <li>{@code GET /status}, {@code GET /status?format=json}: what {@code sluice status} prints.</li>
  *     <li>{@code POST /drain?vip=V&backend=B}, {@code POST /undrain?...}, {@code POST /set-weight?...&weight=N}:
  *     operator actions; 200 with what happened, 404 for an unknown VIP or backend, 400 for a bad request.</li>
+ *     <li>{@code POST /reload}: re-read the node configuration (200 with the changes, 404 with the reason when
+ *     refused).</li>
  * </ul>
  */
 final class ControllerHttp
@@ -46,7 +48,8 @@ final class ControllerHttp
             "/status", (method, query) -> status(method, query, agent.status()),
             "/drain", (method, query) -> action(agent, method, query, OperatorRequest.Action.DRAIN),
             "/undrain", (method, query) -> action(agent, method, query, OperatorRequest.Action.UNDRAIN),
-            "/set-weight", (method, query) -> action(agent, method, query, OperatorRequest.Action.SET_WEIGHT)));
+            "/set-weight", (method, query) -> action(agent, method, query, OperatorRequest.Action.SET_WEIGHT),
+            "/reload", (method, query) -> action(agent, method, query, OperatorRequest.Action.RELOAD)));
     }
 
     static String metrics(final Path countersPath, final NodeStatus status)
@@ -86,8 +89,9 @@ final class ControllerHttp
         {
             return MetricsServer.Response.text(405, "method not allowed: use POST\n");
         }
-        final String vip = query.get("vip");
-        final String backend = query.get("backend");
+        final boolean reload = action == OperatorRequest.Action.RELOAD;
+        final String vip = reload ? "" : query.get("vip");
+        final String backend = reload ? "" : query.get("backend");
         if (vip == null || backend == null)
         {
             return MetricsServer.Response.text(400, "vip and backend are required\n");
@@ -108,7 +112,7 @@ final class ControllerHttp
         {
             final OperatorRequest.Reply reply = agent.submit(new OperatorRequest(action, vip, backend, weight))
                 .get(ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            return MetricsServer.Response.text(reply.accepted() ? 200 : 404, reply.message() + "\n");
+            return MetricsServer.Response.text(reply.accepted() ? 200 : reload ? 409 : 404, reply.message() + "\n");
         }
         catch (final TimeoutException ex)
         {

@@ -13,12 +13,14 @@ import io.sluice.controller.metrics.MetricsServer;
 import io.sluice.controller.monitor.ForwarderSession;
 import io.sluice.controller.monitor.HealthMonitor;
 import io.sluice.controller.operator.BackendWeights;
+import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.operator.OverridesFile;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import sun.misc.Signal;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -73,7 +75,8 @@ public final class ControllerMain
     }
 
     private static int runController(
-        final NodeConfig config, final PrintStream out, final PrintStream err, final ShutdownSignalBarrier barrier)
+        final Path configFile, final NodeConfig config, final PrintStream out, final PrintStream err,
+        final ShutdownSignalBarrier barrier)
     {
         final HealthMonitor monitor;
         try
@@ -96,8 +99,8 @@ public final class ControllerMain
         adoptRunningForwarder(config, monitor, weights, restored, session, observer, clock, out);
 
         final RouteSpeaker speaker = routeSpeaker(config, out);
-        final ControllerAgent agent = new ControllerAgent(config, monitor, new HealthCheckRunner(monitor, CHECK_THREADS),
-            weights, overridesFile, session, observer, ForwarderLiveness.of(config.controller()), speaker, clock, out);
+        final ControllerAgent agent = new ControllerAgent(configFile, config, monitor,
+            checked -> new HealthCheckRunner(checked, CHECK_THREADS), weights, overridesFile, session, observer, ForwarderLiveness.of(config.controller()), speaker, clock, out);
         final AgentRunner agentRunner = new AgentRunner(new SleepingMillisIdleStrategy(10),
             ex -> err.println("controller: agent error: " + ex), null, agent);
         final MetricsServer http;
@@ -113,6 +116,7 @@ public final class ControllerMain
             return 1;
         }
         AgentRunner.startOnThread(agentRunner);
+        reloadOnHangUp(agent, out);
         out.println("controller: node " + config.node().name() + ", " + config.vips().size() + " VIPs, " +
             backendCount(config) + " backends; forwarder files in " + nodeDirectory + "; metrics and status on http://" +
             http.address().getHostString() + ":" + http.address().getPort() + "; BGP: " + speaker.state());
@@ -215,6 +219,20 @@ public final class ControllerMain
     private static RouteSpeaker routeSpeaker(final NodeConfig config, final PrintStream out)
     {
         return RouteSpeaker.none();
+    }
+
+    /** SIGHUP re-reads the config, as {@code sluice reload} does. */
+    private static void reloadOnHangUp(final ControllerAgent agent, final PrintStream out)
+    {
+        try
+        {
+            Signal.handle(new Signal("HUP"), signal -> agent.submit(OperatorRequest.reload())
+                .thenAccept(reply -> out.println("controller: SIGHUP: " + reply.message())));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            out.println("controller: SIGHUP cannot be handled here (" + ex.getMessage() + "); use sluice reload");
+        }
     }
 
     private static void sleepMs(final long ms)

@@ -68,8 +68,23 @@ class ControllerAgentTest
     @BeforeEach
     void setUp() throws IOException, io.sluice.common.config.ConfigException
     {
-        final Path file = dir.resolve("node.yaml");
-        Files.writeString(file, """
+        Files.writeString(configFile(), config("""
+                  - {name: be1, address: 10.1.0.1}
+                  - {name: be2, address: 10.1.0.2, weight: 3}
+            """));
+        config = NodeConfig.load(configFile());
+        passing.put(B1, true);
+        passing.put(B2, true);
+    }
+
+    private Path configFile()
+    {
+        return dir.resolve("node.yaml");
+    }
+
+    private String config(final String backends)
+    {
+        return """
             node: {name: lb1}
             forwarder:
               eal_args: []
@@ -84,15 +99,11 @@ class ControllerAgentTest
                 port: 80
                 protocol: tcp
                 backends:
-                  - {name: be1, address: 10.1.0.1}
-                  - {name: be2, address: 10.1.0.2, weight: 3}
+            %s
             controller:
               health_checks: {type: tcp, interval: 1s, timeout: 500ms, rise: 1, fall: 1}
               forwarder_liveness_timeout: 3s
-            """.formatted(dir.resolve("shm")));
-        config = NodeConfig.load(file);
-        passing.put(B1, true);
-        passing.put(B2, true);
+            """.formatted(dir.resolve("shm"), backends.stripTrailing());
     }
 
     @AfterEach
@@ -111,10 +122,10 @@ class ControllerAgentTest
     private ControllerAgent agent()
     {
         final HealthMonitor monitor = new HealthMonitor(config);
-        final HealthCheckRunner checks = new HealthCheckRunner(monitor,
-            due -> () -> passing.get(due.backend().address()) ? CheckResult.pass("connected", 1_000_000) :
-                CheckResult.fail("connect refused", 1_000_000), 2);
-        agent = new ControllerAgent(config, monitor, checks, new BackendWeights(config.vips()),
+        agent = new ControllerAgent(configFile(), config, monitor, checked -> new HealthCheckRunner(checked,
+            due -> () -> passing.getOrDefault(due.backend().address(), false) ?
+                CheckResult.pass("connected", 1_000_000) : CheckResult.fail("connect refused", 1_000_000), 2),
+            new BackendWeights(config.vips()),
             new OverridesFile(config.nodeDirectory().resolve(OverridesFile.FILE_NAME)),
             new ForwarderSession(config.nodeDirectory().resolve("control.dat"), Duration.ofSeconds(5)),
             new CountersObserver(config.nodeDirectory().resolve("counters.dat")),
@@ -265,6 +276,50 @@ class ControllerAgentTest
         runUntil(unknown::isDone, "the refusal");
         assertFalse(unknown.get().accepted());
         assertEquals("VIP web has no backend 'be9' (backends: be1, be2)", unknown.get().message());
+    }
+
+    @Test
+    void reloadAddsAndRemovesBackendsWithoutTouchingTheOthers() throws Exception
+    {
+        forwarder = new FakeForwarder(config, nowMs);
+        agent();
+        runUntil(this::announced, "the VIP to be announced");
+        final int before = forwarder.applied().size();
+
+        final InetAddress b3 = IpLiterals.parse("10.1.0.3");
+        passing.put(b3, true);
+        Files.writeString(configFile(), config("""
+                  - {name: be1, address: 10.1.0.1}
+                  - {name: be3, address: 10.1.0.3, weight: 2}
+            """));
+        final CompletableFuture<OperatorRequest.Reply> reload = agent.submit(OperatorRequest.reload());
+        runUntil(() -> forwarder.applied().contains(new SetBackendHealth(WEB, b3, true)), "be3 up after its check");
+
+        assertTrue(reload.get().accepted(), reload.get().message());
+        assertTrue(reload.get().message().contains("VIP web: backend be2 removed"), reload.get().message());
+        assertTrue(reload.get().message().contains("VIP web: backend be3 added (down until it passes its checks)"),
+            reload.get().message());
+        assertEquals(List.of(new ControlCommand.RemoveBackend(WEB, B2),
+            new ControlCommand.AddBackend(WEB, b3, 2, false, "be3"), new SetBackendHealth(WEB, b3, true)),
+            forwarder.applied().subList(before, before + 3), "be1 is not touched");
+        assertTrue(announced());
+    }
+
+    @Test
+    void reloadRefusesABadFileAndChangesNothing() throws Exception
+    {
+        forwarder = new FakeForwarder(config, nowMs);
+        agent();
+        runUntil(this::announced, "the VIP to be announced");
+        final int before = forwarder.applied().size();
+
+        Files.writeString(configFile(), config("      - {name: be1, address: 10.1.0.1, wieght: 2}\n"));
+        final CompletableFuture<OperatorRequest.Reply> reload = agent.submit(OperatorRequest.reload());
+        runUntil(reload::isDone, "the refusal");
+        assertFalse(reload.get().accepted());
+        assertTrue(reload.get().message().contains("wieght"), reload.get().message());
+        assertTrue(reload.get().message().startsWith("reload refused, nothing changed: "), reload.get().message());
+        assertEquals(before, forwarder.applied().size());
     }
 
     @Test

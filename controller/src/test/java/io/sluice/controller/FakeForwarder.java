@@ -96,6 +96,26 @@ final class FakeForwarder implements AutoCloseable
             {
                 update(weight.vip(), weight.backend(), weight.weight(), null);
             }
+            else if (command instanceof ControlCommand.AddBackend add)
+            {
+                state.forEach((config, backends) ->
+                {
+                    if (config.vip().equals(add.vip()))
+                    {
+                        backends.put(add.backend(), new BackendState(add.name(), add.weight(), add.healthy()));
+                    }
+                });
+            }
+            else if (command instanceof ControlCommand.RemoveBackend remove)
+            {
+                state.forEach((config, backends) ->
+                {
+                    if (config.vip().equals(remove.vip()))
+                    {
+                        backends.remove(remove.backend());
+                    }
+                });
+            }
         }
         return null;
     }

@@ -8,6 +8,7 @@ import io.sluice.forwarder.dpdk.DpdkException;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 
 /**
  * {@code sluice forwarder --config FILE}: starts the forwarder, runs until SIGTERM or SIGINT, then stops RX,
@@ -41,6 +42,7 @@ public final class ForwarderMain
     }
 
     private static int runForwarder(
+        final Path configFile,
         final NodeConfig config, final PrintStream out, final PrintStream err, final ShutdownSignalBarrier barrier)
     {
         try (Forwarder ignored = Forwarder.start(config, out))

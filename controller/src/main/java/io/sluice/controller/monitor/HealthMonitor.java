@@ -312,6 +312,49 @@ public final class HealthMonitor
     }
 
     /**
+     * Takes over the state of the backends a reloaded configuration keeps: a backend of the same VIP name and
+     * address keeps its health, its checks' history and its commanded state, so a reload moves no flow. When the
+     * VIP's health check changed, the backend keeps only its up/down state. Backends new to this monitor start as
+     * configured (down until checked, unless {@code start_up}). Everything queued or logged so far is dropped: the
+     * caller says what the reload changes.
+     *
+     * @param previous the monitor of the previous configuration.
+     * @return how many backends were carried over.
+     */
+    public int carryOver(final HealthMonitor previous)
+    {
+        int carried = 0;
+        for (final VipState vip : vips.values())
+        {
+            final VipState old = previous.vips.get(vip.config.name());
+            if (old == null)
+            {
+                continue;
+            }
+            final boolean sameCheck = old.check.equals(vip.check);
+            for (final BackendState backend : vip.backends)
+            {
+                final BackendState kept = old.byAddress.get(backend.config.address());
+                if (kept == null)
+                {
+                    continue;
+                }
+                backend.health = sameCheck ? kept.health : new BackendHealth(backend.config.name(), vip.check.rise(),
+                    vip.check.fall(), kept.commandedUp, damping);
+                backend.commandedUp = kept.commandedUp;
+                backend.lastResult = kept.lastResult;
+                backend.reported = kept.reported;
+                backend.scheduled = kept.scheduled && sameCheck;
+                backend.nextCheckMs = kept.nextCheckMs;
+                carried++;
+            }
+        }
+        commands.clear();
+        log.clear();
+        return carried;
+    }
+
+    /**
      * Returns the whole commanded state, one SET_BACKEND_HEALTH per backend: what a forwarder that (re)started
      * with every configured backend up must be told.
      *

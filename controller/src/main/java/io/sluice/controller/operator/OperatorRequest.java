@@ -3,7 +3,7 @@ package io.sluice.controller.operator;
 import java.util.Objects;
 
 /**
- * An operator's action on one backend, as {@code sluice drain|undrain|set-weight} sends it.
+ * An operator's action, as {@code sluice drain|undrain|set-weight|reload} sends it.
  *
  * @param action  what to do.
  * @param vip     the VIP's name.
@@ -22,7 +22,19 @@ public record OperatorRequest(Action action, String vip, String backend, int wei
         /** Back to the weight before the drain. */
         UNDRAIN,
         /** A new weight. */
-        SET_WEIGHT
+        SET_WEIGHT,
+        /** Re-read the node configuration file (vip and backend are ignored). */
+        RELOAD
+    }
+
+    /**
+     * Returns a reload request.
+     *
+     * @return the request.
+     */
+    public static OperatorRequest reload()
+    {
+        return new OperatorRequest(Action.RELOAD, "", "", 0);
     }
 
     /**

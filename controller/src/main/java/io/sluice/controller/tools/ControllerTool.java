@@ -26,6 +26,7 @@ import java.util.List;
  * sluice drain      --config FILE VIP BACKEND          weight 0: existing flows stay, no new ones
  * sluice undrain    --config FILE VIP BACKEND          back to the weight before the drain
  * sluice set-weight --config FILE VIP BACKEND WEIGHT   0..65535
+ * sluice reload     --config FILE                      re-read the node config: VIPs, backends, weights, checks
  * </pre>
  * VIP is the VIP's name; BACKEND its name or address. Exit status: 0 done, 1 refused or no controller, 2 usage or
  * bad config.
@@ -38,7 +39,8 @@ public final class ControllerTool
         usage: sluice status     --config FILE [--json]
                sluice drain      --config FILE VIP BACKEND
                sluice undrain    --config FILE VIP BACKEND
-               sluice set-weight --config FILE VIP BACKEND WEIGHT""";
+               sluice set-weight --config FILE VIP BACKEND WEIGHT
+               sluice reload     --config FILE""";
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private ControllerTool()
@@ -92,7 +94,7 @@ public final class ControllerTool
         }
         final int expected = switch (command)
         {
-            case "status" -> 0;
+            case "status", "reload" -> 0;
             case "drain", "undrain" -> 2;
             case "set-weight" -> 3;
             default -> -1;
@@ -117,7 +119,9 @@ public final class ControllerTool
         final String base = baseUri(config.controller().metrics());
         final HttpRequest request = command.equals("status") ?
             HttpRequest.newBuilder(URI.create(base + "/status" + (json ? "?format=json" : ""))).timeout(TIMEOUT)
-                .GET().build() :
+                .GET().build() : command.equals("reload") ?
+            HttpRequest.newBuilder(URI.create(base + "/reload")).timeout(TIMEOUT)
+                .POST(HttpRequest.BodyPublishers.noBody()).build() :
             HttpRequest.newBuilder(URI.create(base + "/" + command + "?vip=" + encode(positional.get(0)) +
                 "&backend=" + encode(positional.get(1)) +
                 (command.equals("set-weight") ? "&weight=" + encode(positional.get(2)) : "")))
