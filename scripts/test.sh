@@ -18,6 +18,9 @@ install_packages() {
     [[ -f /usr/include/xxhash.h ]] || missing+=(libxxhash-dev)
     pkg-config --exists libdpdk 2>/dev/null || missing+=(libdpdk-dev)
     command -v dpdk-testpmd >/dev/null || missing+=(dpdk)
+    command -v bird >/dev/null || missing+=(bird2)
+    command -v exabgp >/dev/null || missing+=(exabgp)
+    command -v ip >/dev/null || missing+=(iproute2)
     if [[ ${#missing[@]} -gt 0 ]]; then
         log "installing ${missing[*]}"
         if [[ $(id -u) -ne 0 ]]; then
