@@ -1,0 +1,216 @@
+package io.sluice.controller.bgp;
+
+import io.sluice.common.config.ExaBgpConfig;
+import io.sluice.testkit.Eventually;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The process adapter with a stand-in for ExaBGP: a script that records its environment and arguments and then
+ * sleeps with the configuration path on its command line, as ExaBGP runs.
+ */
+class ExaBgpSidecarTest
+{
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final String CONFIG = "# exabgp.conf\n";
+
+    @TempDir
+    Path directory;
+
+    private Path nodeDirectory;
+    private ExaBgpConfig fake;
+    private final List<ExaBgpSidecar> sidecars = new ArrayList<>();
+
+    @BeforeEach
+    void writeFakeExaBgp() throws IOException
+    {
+        nodeDirectory = directory.resolve("lb1");
+        final Path script = directory.resolve("fake-exabgp.sh");
+        Files.writeString(script, String.join("\n",
+            "#!/bin/sh",
+            "env > \"$(dirname \"$1\")/fake-env.txt\"",
+            "echo \"$@\" > \"$(dirname \"$1\")/fake-args.txt\"",
+            "exec /usr/bin/python3 -c 'import time; time.sleep(600)' \"$1\"",
+            ""));
+        fake = new ExaBgpConfig(false, "/bin/sh " + script);
+    }
+
+    @AfterEach
+    void stopAll()
+    {
+        for (final ExaBgpSidecar sidecar : sidecars)
+        {
+            sidecar.stop();
+        }
+    }
+
+    @Test
+    void writesItsFilesAndStartsExaBgpDetachedWithItsEnvironment() throws IOException
+    {
+        final ExaBgpSidecar sidecar = start(CONFIG, 0);
+        final ExaBgpFiles files = sidecar.files();
+
+        assertEquals(CONFIG, Files.readString(files.config()));
+        assertTrue(Files.readString(files.relay()).startsWith("#!/usr/bin/env python3"));
+        assertTrue(sidecar.isRunning());
+        assertEquals(sidecar.pid() + "\n", Files.readString(files.pid()));
+        Eventually.await(WAIT, () -> Files.exists(nodeDirectory.resolve("fake-args.txt")), "the fake's arguments");
+        assertEquals(files.config().toString(), Files.readString(nodeDirectory.resolve("fake-args.txt")).strip());
+        final List<String> environment = Eventually.await(WAIT, () -> readLines(nodeDirectory.resolve("fake-env.txt")),
+            lines -> lines.contains("PWD=" + nodeDirectory), "the fake's environment");
+        assertTrue(environment.containsAll(List.of("exabgp_api_cli=false", "exabgp_api_ack=true",
+            "exabgp_daemon_daemonize=false", "exabgp_daemon_user=" + System.getProperty("user.name"))),
+            environment.toString());
+        assertNotEquals(sessionId(ProcessHandle.current().pid()), sessionId(sidecar.pid()),
+            "ExaBGP should run in a session of its own");
+    }
+
+    @Test
+    void adoptsTheRunningExaBgpOfItsPidFile() throws IOException
+    {
+        final ExaBgpSidecar first = start(CONFIG, 0);
+        first.detach();
+
+        final ExaBgpSidecar second = start(CONFIG, 0);
+
+        assertTrue(second.isRunning());
+        assertEquals(Long.parseLong(Files.readString(second.files().pid()).strip()), second.pid());
+        assertTrue(second.drainLog().contains("BGP: adopted the running ExaBGP (pid " + second.pid() + ")"));
+    }
+
+    @Test
+    void restartsAnAdoptedExaBgpWhoseConfigurationChanged() throws IOException
+    {
+        final ExaBgpSidecar first = start(CONFIG, 0);
+        final ProcessHandle old = ProcessHandle.of(first.pid()).orElseThrow();
+        first.detach();
+
+        final ExaBgpSidecar second = start(CONFIG + "# changed\n", 0);
+
+        assertFalse(old.isAlive());
+        assertTrue(second.isRunning());
+        assertNotEquals(old.pid(), second.pid());
+    }
+
+    @Test
+    void restartsADeadExaBgpWithGrowingBackoff()
+    {
+        final ExaBgpSidecar sidecar = start(CONFIG, 0);
+
+        long now = 1_000;
+        final long[] expectedDelays = {1_000, 2_000, 4_000};
+        for (final long delay : expectedDelays)
+        {
+            final long pid = sidecar.pid();
+            ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+            Eventually.await(WAIT, () -> !sidecar.isRunning(), "ExaBGP's death");
+            assertEquals(1, sidecar.poll(now));
+            assertEquals(0, sidecar.poll(now + delay - 1));
+            assertEquals(-1, sidecar.pid());
+            assertEquals(1, sidecar.poll(now + delay));
+            assertTrue(sidecar.isRunning());
+            assertNotEquals(pid, sidecar.pid());
+            now += delay + 10;
+        }
+        assertEquals(3, sidecar.restarts());
+        final List<String> log = sidecar.drainLog();
+        assertTrue(log.stream().anyMatch(line -> line.contains("exited with status 137; restarting it in 4.0 s")),
+            log.toString());
+    }
+
+    @Test
+    void stopsExaBgpAndRemovesThePidFile() throws IOException
+    {
+        final ExaBgpSidecar sidecar = start(CONFIG, 0);
+        final ProcessHandle process = ProcessHandle.of(sidecar.pid()).orElseThrow();
+
+        sidecar.stop();
+
+        assertFalse(process.isAlive());
+        assertFalse(sidecar.isRunning());
+        assertFalse(Files.exists(sidecar.files().pid()));
+        assertEquals(0, sidecar.poll(Long.MAX_VALUE));
+    }
+
+    @Test
+    void backsOffWhenExaBgpCannotRun()
+    {
+        fake = new ExaBgpConfig(false, directory.resolve("no-such-exabgp").toString());
+        final ExaBgpSidecar sidecar = start(CONFIG, 0);
+
+        Eventually.await(WAIT, () -> !sidecar.isRunning(), "the failed start");
+        assertEquals(1, sidecar.poll(0));
+        assertEquals(0, sidecar.poll(999));
+        assertEquals(1, sidecar.poll(1_000));
+        Eventually.await(WAIT, () -> !sidecar.isRunning(), "the second failed start");
+        assertEquals(1, sidecar.poll(1_000));
+        assertEquals(0, sidecar.poll(2_999));
+        assertEquals(1, sidecar.poll(3_000));
+        final List<String> log = sidecar.drainLog();
+        assertTrue(log.stream().anyMatch(line -> line.contains("exited with status 127; restarting it in 2.0 s") ||
+            line.startsWith("BGP: cannot start ExaBGP")), log.toString());
+    }
+
+    @Test
+    void externalExaBgpGetsItsFilesButIsNeverStarted() throws IOException
+    {
+        fake = new ExaBgpConfig(true, fake.command());
+        final ExaBgpSidecar sidecar = start(CONFIG, 0);
+
+        assertEquals(CONFIG, Files.readString(sidecar.files().config()));
+        assertTrue(Files.exists(sidecar.files().relay()));
+        assertFalse(sidecar.isRunning());
+        assertFalse(Files.exists(sidecar.files().pid()));
+        assertEquals(0, sidecar.poll(Long.MAX_VALUE));
+        sidecar.stop();
+    }
+
+    private ExaBgpSidecar start(final String configText, final long nowMs)
+    {
+        try
+        {
+            final ExaBgpSidecar sidecar = ExaBgpSidecar.start(fake, nodeDirectory, configText, nowMs);
+            sidecars.add(sidecar);
+            return sidecar;
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError(ex);
+        }
+    }
+
+    private static List<String> readLines(final Path path)
+    {
+        try
+        {
+            return Files.readAllLines(path);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static String sessionId(final long pid) throws IOException
+    {
+        final String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        // Fields after the command (which may hold blanks) : state ppid pgrp session ...
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ")[3];
+    }
+}
