@@ -141,6 +141,7 @@ public final class BirdRouter implements AutoCloseable
     {
         final StringBuilder text = new StringBuilder()
             .append("router id ").append(routerId).append(";\n")
+            .append("log stderr all;\n")
             .append("protocol device { scan time 1; }\n")
             .append("protocol kernel kernel4 { ipv4 { export all; }; merge paths on; scan time 1; }\n")
             .append("protocol kernel kernel6 { ipv6 { export all; }; merge paths on; scan time 1; }\n")
