@@ -40,6 +40,7 @@ public final class ExaBgpSidecar implements AutoCloseable
     public static final long STOP_GRACE_MS = 5_000;
 
     private static final long NO_RESTART = Long.MIN_VALUE;
+    private static final int ADOPT_ATTEMPTS = 50;
 
     private final ExaBgpConfig config;
     private final ExaBgpFiles files;
@@ -342,10 +343,16 @@ public final class ExaBgpSidecar implements AutoCloseable
             final Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(text));
             final String configPath = files.config().toString();
             // A reused pid runs something else: accept only a process whose command line names our configuration.
-            if (process.isPresent() && process.get().isAlive() &&
-                process.get().info().commandLine().map(line -> line.contains(configPath)).orElse(false))
+            // An ExaBGP started a moment ago may still be between exec()s (setsid, ip netns exec, python), when its
+            // command line reads empty: look again for a moment before giving up on it.
+            for (int attempt = 0; attempt < ADOPT_ATTEMPTS && process.isPresent() && process.get().isAlive();
+                attempt++)
             {
-                return process;
+                if (process.get().info().commandLine().map(line -> line.contains(configPath)).orElse(false))
+                {
+                    return process;
+                }
+                pause();
             }
         }
         catch (final NumberFormatException ex)

@@ -36,6 +36,7 @@ class ExaBgpSidecarTest
     private Path nodeDirectory;
     private ExaBgpConfig fake;
     private final List<ExaBgpSidecar> sidecars = new ArrayList<>();
+    private final List<Long> detachedPids = new ArrayList<>();
 
     @BeforeEach
     void writeFakeExaBgp() throws IOException
@@ -57,6 +58,11 @@ class ExaBgpSidecarTest
         for (final ExaBgpSidecar sidecar : sidecars)
         {
             sidecar.stop();
+        }
+        // A detached fake that a failed test did not adopt again.
+        for (final long pid : detachedPids)
+        {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         }
     }
 
@@ -85,13 +91,15 @@ class ExaBgpSidecarTest
     void adoptsTheRunningExaBgpOfItsPidFile() throws IOException
     {
         final ExaBgpSidecar first = start(CONFIG, 0);
+        detachedPids.add(first.pid());
         first.detach();
 
         final ExaBgpSidecar second = start(CONFIG, 0);
 
         assertTrue(second.isRunning());
         assertEquals(Long.parseLong(Files.readString(second.files().pid()).strip()), second.pid());
-        assertTrue(second.drainLog().contains("BGP: adopted the running ExaBGP (pid " + second.pid() + ")"));
+        final List<String> log = second.drainLog();
+        assertTrue(log.contains("BGP: adopted the running ExaBGP (pid " + second.pid() + ")"), log.toString());
     }
 
     @Test
@@ -99,6 +107,7 @@ class ExaBgpSidecarTest
     {
         final ExaBgpSidecar first = start(CONFIG, 0);
         final ProcessHandle old = ProcessHandle.of(first.pid()).orElseThrow();
+        detachedPids.add(first.pid());
         first.detach();
 
         final ExaBgpSidecar second = start(CONFIG + "# changed\n", 0);
