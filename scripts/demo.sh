@@ -1,0 +1,587 @@
+#!/usr/bin/env bash
+# Sluice end to end: real clients through a VIP, an ECMP router (BIRD) in front of two forwarders (DPDK on
+# net_af_packet, each with its controller and ExaBGP), GRE to three backends that answer the clients directly
+# (DSR). Shows the router's multipath route, many requests with their spread over backends and forwarders, the
+# proof of DSR, then the failure drills and malformed frames on the wire. Everything runs in network namespaces
+# (sd-*) that this script creates and always removes, also after a failure or Ctrl-C. See docs/demo.md.
+# usage: scripts/demo.sh [--json] [--keep-going]
+#   --json        print one JSON object with every measured outcome as the last line
+#   --keep-going  run every drill even after one missed its target (default: stop at the first miss)
+# Exit status: 0 when every drill met its target, 1 otherwise, 2 for bad arguments or a missing prerequisite.
+# Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
+# SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic bad drill1..5).
+set -euo pipefail
+
+usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DEMO=$ROOT/scripts/demo
+SLUICE=$ROOT/scripts/sluice
+PY=/usr/bin/python3 # Debian's: it has scapy (the python3 first on PATH may be another build)
+GREDECAP=$ROOT/native/build/sluice_gredecap
+COUNTERS_DIR=/dev/shm/sluice-demo
+# shellcheck source=scripts/demo/topology.sh
+source "$DEMO/topology.sh"
+
+JSON=0
+KEEP_GOING=0
+for arg in "$@"; do
+    case $arg in
+        --json) JSON=1 ;;
+        --keep-going) KEEP_GOING=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "demo: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
+    esac
+done
+[[ $(id -u) -eq 0 ]] || { echo "demo: needs root (network namespaces, DPDK, raw sockets)" >&2; exit 2; }
+
+WORK=$(mktemp -d /tmp/sluice-demo.XXXXXX)
+RESULTS=$WORK/results
+SNAP=$WORK/snap
+mkdir -p "$RESULTS" "$SNAP"
+declare -A PIDS=()
+START_S=$(date +%s.%N)
+FAILED_DRILLS=()
+
+say() { printf '[%6.1fs] %s\n' "$(echo "$(date +%s.%N) - $START_S" | bc)" "$*"; }
+section() { printf '\n== %s\n' "$*"; }
+now() { date +%s.%N; }
+
+# --- processes -----------------------------------------------------------------------------------------------
+
+# start NAME NAMESPACE COMMAND...: runs COMMAND in the namespace in the background, output to $WORK/NAME.log.
+# ip netns exec and scripts/sluice both exec, so the recorded pid is the process itself.
+start() {
+    local name=$1 ns=$2
+    shift 2
+    ip netns exec "$ns" "$@" >>"$WORK/$name.log" 2>&1 &
+    PIDS[$name]=$!
+}
+
+running() {
+    local stat
+    stat=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+    [[ ${stat%% *} != Z ]]
+}
+
+# stop NAME [SIGNAL] [SECONDS]: signals the process, waits for it, SIGKILL after SECONDS.
+stop() {
+    local name=$1 signal=${2:-TERM} seconds=${3:-10} pid i
+    pid=${PIDS[$name]:-}
+    [[ -n $pid ]] || return 0
+    kill -"$signal" "$pid" 2>/dev/null || true
+    for ((i = 0; i < seconds * 10; i++)); do
+        running "$pid" || break
+        sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    unset "PIDS[$name]"
+}
+
+cleanup() {
+    local rc=$? name
+    trap - EXIT INT TERM
+    set +e
+    [[ -n ${PHASE:-} && $rc -ne 0 ]] && echo "demo: stopped during '$PHASE' (status $rc); logs: $WORK" >&2
+    for name in "${!PIDS[@]}"; do
+        kill -TERM "${PIDS[$name]}" 2>/dev/null
+    done
+    for name in "${!PIDS[@]}"; do
+        stop "$name" TERM 12
+    done
+    remove_topology
+    if [[ ${SLUICE_DEMO_KEEP:-0} == 1 ]]; then
+        echo "demo: work directory kept: $WORK" >&2
+    else
+        rm -rf "$WORK"
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# wait_for SECONDS DESCRIPTION COMMAND...: polls COMMAND every 0.2 s; fails (with the description) after SECONDS.
+wait_for() {
+    local tries=$(($1 * 5)) what=$2
+    shift 2
+    until "$@" >/dev/null 2>&1; do
+        tries=$((tries - 1))
+        if ((tries <= 0)); then
+            echo "demo: timed out waiting for $what" >&2
+            return 1
+        fi
+        sleep 0.2
+    done
+}
+
+# --- observation -----------------------------------------------------------------------------------------------
+
+status_json() { ip netns exec "$(ns_of "$1")" curl -sf --max-time 2 "http://127.0.0.1:9100/status?format=json"; }
+
+# backend_is LB VIP BACKEND FIELD VALUE: the controller's status shows the backend's field with that value.
+backend_is() {
+    status_json "$1" | jq -e --arg v "$2" --arg b "$3" --arg f "$4" --argjson want "$5" \
+        '.vips[] | select(.name == $v) | .backends[] | select(.name == $b) | .[$f] == $want' >/dev/null
+}
+
+all_backends_eligible() {
+    local lb=$1
+    shift
+    status_json "$lb" | jq -e --argjson names "$(printf '%s\n' "$@" | jq -R . | jq -s .)" \
+        '.forwarder.alive and .forwarder.synchronized and
+         ([.vips[].backends[] | select(.name as $n | $names | index($n)) | .eligible] | all) and
+         ([.vips[].backends[]] | length) == 2 * ($names | length)' >/dev/null
+}
+
+bgp_configured() { status_json "$1" | jq -e '.bgp.configured and (.bgp.state | test("not configured") | not)' >/dev/null; }
+
+bgp_established() { birdc -s "$WORK/bird.ctl" show protocols "$1" 2>/dev/null | grep -q Established; }
+
+# Next hops of the router's route to the VIP: one line per forwarder address.
+route_nexthops() { ip -n "$NS_ROUTER" route show "$VIP/32" 2>/dev/null | grep -o 'via [0-9.]*' | awk '{print $2}' | sort; }
+route_has() { [[ $(route_nexthops | wc -l) -eq $1 ]]; }
+
+forwarder_running() { grep -q " running (" "$WORK/fwd-$1.log"; }
+
+stats_json() {
+    "$SLUICE" stats --dir "$COUNTERS_DIR" --node "$1" --json --interval 0.1 2>/dev/null | tail -n 1 || true
+}
+
+sniff_dump() {
+    local out=$1 old=0 i
+    [[ -f $WORK/sniff.json ]] && old=$(jq .seq "$WORK/sniff.json")
+    kill -USR1 "${PIDS[sniff]}"
+    for ((i = 0; i < 50; i++)); do
+        if [[ -f $WORK/sniff.json && $(jq .seq "$WORK/sniff.json" 2>/dev/null || echo 0) -gt $old ]]; then
+            cp "$WORK/sniff.json" "$out"
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo '{}' >"$out"
+}
+
+# snapshot NAME: both forwarders' counters and the router's sniffer, into $SNAP/NAME.*.json.
+snapshot() {
+    local lb
+    sleep 0.3 # the workers flush counters every millisecond; the sniffer reads what is queued
+    for lb in "${LB_NAMES[@]}"; do
+        stats_json "$lb" >"$SNAP/$1.$lb.json" &
+    done
+    sniff_dump "$SNAP/$1.sniff.json"
+    wait_jobs
+}
+
+wait_jobs() {
+    local job
+    for job in $(jobs -p); do
+        [[ " ${PIDS[*]} " == *" $job "* ]] || wait "$job" 2>/dev/null || true
+    done
+}
+
+report() { "$PY" "$DEMO/report.py" "$@"; }
+
+# A drill's result file says "ok": true or false; a miss stops the demo unless --keep-going.
+check_result() {
+    local drill=$1
+    if ! jq -e .ok "$RESULTS/$drill.json" >/dev/null 2>&1; then
+        FAILED_DRILLS+=("$drill")
+        say "MISSED: $drill"
+        if [[ $KEEP_GOING == 0 ]]; then
+            finish
+        fi
+    fi
+}
+
+finish() {
+    PHASE=summary
+    section "Summary"
+    report summary --results "$RESULTS" --elapsed "$(echo "$(now) - $START_S" | bc)" \
+        --json-out "$WORK/summary.json"
+    local status=0
+    [[ ${#FAILED_DRILLS[@]} -eq 0 ]] && jq -e .all_ok "$WORK/summary.json" >/dev/null || status=1
+    PHASE=cleanup
+    say "tearing down"
+    trap - EXIT
+    # Clean up first, so the JSON line (which states there are no leftovers) is the last thing printed.
+    (exit "$status") || true
+    cleanup_quietly
+    report leftovers --summary "$WORK/summary.json" >"$WORK/summary-final.json"
+    if [[ $JSON == 1 ]]; then
+        jq -c . "$WORK/summary-final.json"
+    fi
+    [[ ${SLUICE_DEMO_KEEP:-0} == 1 ]] || rm -rf "$WORK"
+    exit "$status"
+}
+
+cleanup_quietly() {
+    local name
+    set +e
+    for name in "${!PIDS[@]}"; do
+        kill -TERM "${PIDS[$name]}" 2>/dev/null
+    done
+    for name in "${!PIDS[@]}"; do
+        stop "$name" TERM 12
+    done
+    remove_topology
+    set -e
+}
+
+# --- set-up ----------------------------------------------------------------------------------------------------
+
+install_missing() {
+    local missing=()
+    command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+    command -v mvn >/dev/null || missing+=(maven)
+    command -v cc >/dev/null || missing+=(gcc)
+    command -v make >/dev/null || missing+=(make)
+    command -v pkg-config >/dev/null || missing+=(pkg-config)
+    [[ -f /usr/include/xxhash.h ]] || missing+=(libxxhash-dev)
+    pkg-config --exists libdpdk 2>/dev/null || missing+=(libdpdk-dev)
+    command -v dpdk-testpmd >/dev/null || missing+=(dpdk)
+    command -v bird >/dev/null || missing+=(bird2)
+    command -v exabgp >/dev/null || missing+=(exabgp)
+    "$PY" -c 'import scapy' 2>/dev/null || missing+=(python3-scapy)
+    command -v ethtool >/dev/null || missing+=(ethtool)
+    command -v jq >/dev/null || missing+=(jq)
+    command -v curl >/dev/null || missing+=(curl)
+    command -v bc >/dev/null || missing+=(bc)
+    command -v ip >/dev/null || missing+=(iproute2)
+    if [[ ${#missing[@]} -gt 0 ]]; then
+        echo "demo: installing ${missing[*]}"
+        apt-get update -q
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+    fi
+    # BIRD's Debian service would own the default control socket; the demo runs its own in a namespace.
+}
+
+build() {
+    make -s -C "$ROOT/native" shim gredecap
+    # scripts/sluice builds each jar on first use; build both now, before processes start in parallel.
+    "$SLUICE" check-config "$WORK/lb1.yaml" >"$WORK/build.log" 2>&1 ||
+        { cat "$WORK/build.log" >&2; return 1; }
+    "$SLUICE" status --config "$WORK/lb1.yaml" >>"$WORK/build.log" 2>&1 || true # no controller yet: builds only
+    [[ -f $ROOT/controller/target/sluice-controller-all.jar ]] || { cat "$WORK/build.log" >&2; return 1; }
+}
+
+start_backend() {
+    local be=$1 ns
+    ns=$(ns_of "$be")
+    start "http-$be" "$ns" "$PY" "$DEMO/backend.py" --name "$be" --port "$VIP_PORT" --flag "$WORK/$be.fail" \
+        --ready "$WORK/$be.ready" --max-seconds 1800
+    start "decap-$be" "$ns" "$GREDECAP" --tun gre-decap0 --bind "$(be_ip "$be")" --no-ipv6 \
+        --stats "$WORK/decap-$be.stats"
+}
+
+backend_answers() { ip netns exec "$NS_ROUTER" curl -sf --max-time 1 "http://$(be_ip "$1"):$VIP_PORT/healthz"; }
+
+start_forwarder() { start "fwd-$1" "$(ns_of "$1")" "$SLUICE" forwarder --config "$WORK/$1.yaml"; }
+
+start_controller() { start "ctl-$1" "$(ns_of "$1")" "$SLUICE" controller --config "$WORK/$1.yaml"; }
+
+bring_up() {
+    local lb be
+    PHASE="set-up"
+    section "Set-up"
+    say "removing leftovers of earlier runs (namespaces sd-*, $COUNTERS_DIR)"
+    remove_topology
+    install_missing
+    for lb in "${LB_NAMES[@]}"; do
+        write_node_config "$lb" "$WORK/$lb.yaml" be1 be2 be3
+    done
+    say "building (native shim, GRE decapsulator, forwarder and controller jars)"
+    build
+    say "creating namespaces: $NS_CLIENT, $NS_ROUTER, $(for lb in "${LB_NAMES[@]}"; do printf '%s, ' "$(ns_of "$lb")"; done)$(printf '%s ' "${BE_NAMES[@]/#/sd-}")"
+    create_topology
+    for be in "${BE_NAMES[@]}"; do
+        start_backend "$be"
+    done
+    start sniff "$NS_ROUTER" "$PY" "$DEMO/sniff.py" --vip "$VIP" --client-if "$ROUTER_CLIENT_IF" \
+        $(for lb in "${LB_NAMES[@]}"; do echo "--lb-if $(router_lb_if "$lb")=$lb"; done) \
+        $(for be in "${BE_NAMES[@]}"; do echo "--be-if $(router_be_if "$be")=$be"; done) \
+        --out "$WORK/sniff.json" --max-seconds 1800
+    write_bird_config "$WORK/bird.conf"
+    start bird "$NS_ROUTER" bird -f -c "$WORK/bird.conf" -s "$WORK/bird.ctl" -P "$WORK/bird.pid"
+    for be in "${BE_NAMES[@]}"; do
+        wait_for 15 "backend $be's HTTP server" backend_answers "$be"
+        wait_for 5 "backend $be's GRE decapsulator" test -s "$WORK/decap-$be.stats"
+    done
+    say "backends be1..be4 answer HTTP, GRE decapsulators up (be4 stays out of the VIP until drill 4)"
+
+    for lb in "${LB_NAMES[@]}"; do
+        start_forwarder "$lb"
+    done
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 90 "forwarder $lb" forwarder_running "$lb"
+    done
+    say "forwarders lb1 (core 0) and lb2 (core 1) running on net_af_packet"
+    for lb in "${LB_NAMES[@]}"; do
+        start_controller "$lb"
+    done
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 90 "controller $lb: forwarder synchronized and be1..be3 healthy" all_backends_eligible "$lb" be1 be2 be3
+    done
+    say "controllers: forwarders alive and synchronized, be1..be3 healthy on both nodes"
+
+    ROUTING=bgp
+    if ! bgp_configured lb1; then
+        ROUTING=static
+        say "NOTE: the controller does not speak BGP yet: static ECMP route instead (the forwarder-failure drill needs BGP)"
+        ip -n "$NS_ROUTER" route add "$VIP/32" $(for lb in "${LB_NAMES[@]}"; do
+            echo "nexthop via $(lb_ip "$lb") dev $(router_lb_if "$lb")"; done)
+    else
+        for lb in "${LB_NAMES[@]}"; do
+            wait_for 60 "BGP session router-$lb established" bgp_established "$lb"
+        done
+        say "BGP: BIRD established with lb1 and lb2"
+    fi
+    wait_for 60 "the router's multipath route to $VIP via both forwarders" route_has 2
+    say "router: $VIP via $(route_nexthops | tr '\n' ' ')(ECMP, hash policy L4)"
+    jq -n --arg routing "$ROUTING" --arg route "$(ip -n "$NS_ROUTER" route show "$VIP/32")" \
+        --arg bird "$(birdc -s "$WORK/bird.ctl" show protocols 2>/dev/null || true)" \
+        --argjson setup_s "$(echo "$(now) - $START_S" | bc)" \
+        '{ok: true, routing: $routing, route: $route, bird_protocols: $bird, setup_s: $setup_s}' \
+        >"$RESULTS/00-setup.json"
+}
+
+# --- phases ------------------------------------------------------------------------------------------------------
+
+client() { ip netns exec "$NS_CLIENT" "$PY" "$DEMO/client.py" "$@"; }
+
+# hold_start NAME ARGS...: long-lived connections in the background; returns once each has its first answer.
+hold_start() {
+    local name=$1
+    shift
+    rm -f "$WORK/$name.stop" "$WORK/$name.ready"
+    start "$name" "$NS_CLIENT" "$PY" "$DEMO/client.py" hold --vip "$VIP" --ready "$WORK/$name.ready" \
+        --stop-file "$WORK/$name.stop" --out "$WORK/$name.json" --max-seconds 150 "$@"
+    wait_for 60 "$name: long-lived connections open" test -e "$WORK/$name.ready"
+}
+
+# stream_start NAME: new connections at 20 per second in the background until stopped.
+stream_start() {
+    rm -f "$WORK/$1.stop"
+    start "$1" "$NS_CLIENT" "$PY" "$DEMO/client.py" requests --vip "$VIP" --rate 20 --concurrency 4 \
+        --stop-file "$WORK/$1.stop" --out "$WORK/$1.json" --max-seconds 120
+}
+
+# client_stop NAME: asks a hold or stream client to end, waits for its result file.
+client_stop() {
+    touch "$WORK/$1.stop"
+    wait_for 40 "$1 to finish" test -e "$WORK/$1.json"
+    stop "$1"
+}
+
+phase_traffic() {
+    PHASE=traffic
+    section "Traffic: 600 HTTP requests from $NS_CLIENT to $VIP:$VIP_PORT, each on a new connection"
+    snapshot traffic-before
+    client requests --vip "$VIP" --count 600 --concurrency 6 --out "$WORK/traffic.json" --max-seconds 120
+    snapshot traffic-after
+    report traffic --client "$WORK/traffic.json" --before "$SNAP/traffic-before" --after "$SNAP/traffic-after" \
+        --route "$(ip -n "$NS_ROUTER" route show "$VIP/32")" --result "$RESULTS/01-traffic.json"
+    check_result 01-traffic
+}
+
+# Malformed frames from the router into both forwarders, in the background during drills 1 and 2.
+bad_input_start() {
+    snapshot bad-before
+    rm -f "$WORK/badframes.stop"
+    start badframes "$NS_ROUTER" "$PY" "$DEMO/badframes.py" --vip "$VIP" --udp-port "$PROBE_PORT" \
+        $(for lb in "${LB_NAMES[@]}"; do echo "--target $(router_lb_if "$lb"),$(lb_mac "$lb"),$(router_lb_mac "$lb"),$lb"; done) \
+        --rounds 450 --stop-file "$WORK/badframes.stop" --out "$WORK/badframes.json" --max-seconds 60
+    say "malformed frames: sending into both forwarders while drills 1 and 2 run"
+}
+
+bad_input_finish() {
+    PHASE="bad input"
+    wait_for 70 "the malformed-frame sender to finish" test -e "$WORK/badframes.json"
+    stop badframes
+    sleep 1
+    snapshot bad-after
+    section "Bad input on the wire"
+    client requests --vip "$VIP" --count 30 --concurrency 3 --out "$WORK/bad-serving.json" --max-seconds 30
+    report bad-input --sent "$WORK/badframes.json" --before "$SNAP/bad-before" --after "$SNAP/bad-after" \
+        --serving "$WORK/bad-serving.json" --result "$RESULTS/07-bad-input.json"
+    check_result 07-bad-input
+}
+
+drill_backend_failure() {
+    PHASE="drill 1"
+    section "Drill 1: backend be2's health check starts failing (interval 1s x fall 2)"
+    hold_start hold1 --connections 18
+    stream_start stream1
+    sleep 2
+    local t0 lb
+    t0=$(now)
+    touch "$WORK/be2.fail"
+    say "be2 /healthz answers 503 from now on"
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 15 "$lb to take be2 out" backend_is "$lb" web be2 eligible false
+        echo "$lb $(echo "$(now) - $t0" | bc)" >>"$WORK/drill1-down.txt"
+    done
+    say "both controllers took be2 out of the Maglev tables"
+    sleep 4
+    client_stop stream1
+    client_stop hold1
+    rm -f "$WORK/be2.fail"
+    say "be2 healthy again; waiting for rise (2 checks)"
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 20 "$lb to take be2 back" backend_is "$lb" web be2 eligible true
+    done
+    report backend-failure --backend be2 --event "$t0" --deadline-s 3 --stream "$WORK/stream1.json" \
+        --hold "$WORK/hold1.json" --down "$WORK/drill1-down.txt" --result "$RESULTS/02-backend-failure.json"
+    check_result 02-backend-failure
+}
+
+drill_drain() {
+    PHASE="drill 2"
+    section "Drill 2: scripts/sluice drain web be3 (on both controllers)"
+    hold_start hold2 --connections 12 --require-backend be3
+    stream_start stream2
+    sleep 1
+    local t0 lb
+    for lb in "${LB_NAMES[@]}"; do
+        ip netns exec "$(ns_of "$lb")" "$SLUICE" drain --config "$WORK/$lb.yaml" web be3 >>"$WORK/drain.log" 2>&1 &
+    done
+    wait_jobs
+    t0=$(now)
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 10 "$lb to show be3 drained" backend_is "$lb" web be3 drained true
+    done
+    say "be3 drained on both nodes: weight 0, established flows stay"
+    sleep 4
+    client_stop stream2
+    client_stop hold2
+    for lb in "${LB_NAMES[@]}"; do
+        ip netns exec "$(ns_of "$lb")" "$SLUICE" undrain --config "$WORK/$lb.yaml" web be3 >>"$WORK/drain.log" 2>&1 &
+    done
+    wait_jobs
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 10 "$lb to show be3 undrained" backend_is "$lb" web be3 drained false
+    done
+    report drain --backend be3 --event "$t0" --stream "$WORK/stream2.json" --hold "$WORK/hold2.json" \
+        --result "$RESULTS/03-drain.json"
+    check_result 03-drain
+}
+
+drill_forwarder_failure() {
+    PHASE="drill 3"
+    section "Drill 3: forwarder lb1 killed (SIGKILL) under 48 long-lived connections"
+    if [[ $ROUTING != bgp ]]; then
+        jq -n '{ok: false, skipped: "the controller does not speak BGP yet: nothing would withdraw the VIP"}' \
+            >"$RESULTS/04-forwarder-failure.json"
+        report show --result "$RESULTS/04-forwarder-failure.json"
+        check_result 04-forwarder-failure
+        return
+    fi
+    kill -USR2 "${PIDS[sniff]}" # forget earlier flows
+    hold_start hold3 --connections 48
+    sleep 1.5
+    sniff_dump "$SNAP/drill3-before.sniff.json"
+    local t0 t_withdrawn t_restart t_back
+    t0=$(now)
+    stop fwd-lb1 KILL 5
+    say "lb1's forwarder killed"
+    wait_for 30 "the router to drop lb1 from the VIP's route" route_has 1
+    t_withdrawn=$(now)
+    say "router: $VIP via $(route_nexthops | tr '\n' ' ')after $(echo "$t_withdrawn - $t0" | bc) s"
+    sleep 4
+    t_restart=$(now)
+    start_forwarder lb1
+    wait_for 90 "forwarder lb1 to run again" forwarder_running lb1
+    wait_for 60 "lb1 to announce the VIP again" route_has 2
+    t_back=$(now)
+    say "forwarder lb1 restarted; router back to two next hops $(echo "$t_back - $t_restart" | bc) s after the restart"
+    sleep 4
+    client_stop hold3
+    sniff_dump "$SNAP/drill3-after.sniff.json"
+    report forwarder-failure --hold "$WORK/hold3.json" --before "$SNAP/drill3-before.sniff.json" \
+        --after "$SNAP/drill3-after.sniff.json" --killed lb1 --withdrawn-s "$(echo "$t_withdrawn - $t0" | bc)" \
+        --back-s "$(echo "$t_back - $t_restart" | bc)" --result "$RESULTS/04-forwarder-failure.json"
+    check_result 04-forwarder-failure
+}
+
+drill_backend_added() {
+    PHASE="drill 4"
+    section "Drill 4: backend be4 added (scripts/sluice reload on both controllers)"
+    if ! "$SLUICE" help 2>/dev/null | grep -q '^  reload'; then
+        jq -n '{ok: false, skipped: "scripts/sluice reload does not exist yet"}' >"$RESULTS/05-backend-added.json"
+        report show --result "$RESULTS/05-backend-added.json"
+        check_result 05-backend-added
+        return
+    fi
+    client probe --vip "$VIP" --ports 41000-41399 --concurrency 8 --out "$WORK/probe-before.json"
+    local probed lb
+    probed=$(now)
+    hold_start hold4 --connections 24
+    for lb in "${LB_NAMES[@]}"; do
+        write_node_config "$lb" "$WORK/$lb.yaml" be1 be2 be3 be4
+        ip netns exec "$(ns_of "$lb")" "$SLUICE" reload --config "$WORK/$lb.yaml" >>"$WORK/reload.log" 2>&1 &
+    done
+    wait_jobs
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 20 "$lb to bring be4 up" backend_is "$lb" web be4 eligible true
+    done
+    say "be4 up on both nodes (after its rise checks)"
+    # The probe's own connection entries must have expired (tcp_idle_timeout 4s) so its 5-tuples are new flows.
+    while (($(echo "$(now) - $probed < 5" | bc))); do sleep 0.2; done
+    client probe --vip "$VIP" --ports 41000-41399 --concurrency 8 --out "$WORK/probe-after.json"
+    sleep 1
+    client_stop hold4
+    report backend-added --added be4 --backends 4 --before "$WORK/probe-before.json" \
+        --after "$WORK/probe-after.json" --hold "$WORK/hold4.json" --result "$RESULTS/05-backend-added.json"
+    check_result 05-backend-added
+}
+
+drill_controller_restart() {
+    PHASE="drill 5"
+    section "Drill 5: controller lb1 killed (SIGKILL) and started again"
+    hold_start hold5 --connections 24
+    snapshot drill5-before
+    # Watch the route every 100 ms while the controller is away (bounded: 600 samples).
+    (for ((i = 0; i < 600; i++)); do
+        [[ -e $WORK/routewatch.stop ]] && break
+        echo "$(route_nexthops | wc -l)"
+        sleep 0.1
+    done) >"$WORK/routewatch.txt" &
+    local watcher=$! t0 t_adopted
+    t0=$(now)
+    stop ctl-lb1 KILL 5
+    say "controller lb1 killed; forwarder lb1 and ExaBGP keep running"
+    sleep 2
+    start_controller lb1
+    wait_for 60 "the new controller lb1 to see its forwarder and healthy backends" \
+        all_backends_eligible lb1 be1 be2 be3 be4
+    t_adopted=$(now)
+    say "controller lb1 back after $(echo "$t_adopted - $t0" | bc) s"
+    sleep 3
+    touch "$WORK/routewatch.stop"
+    wait "$watcher" || true
+    client_stop hold5
+    snapshot drill5-after
+    status_json lb1 >"$WORK/drill5-status.json" || echo '{}' >"$WORK/drill5-status.json"
+    report controller-restart --hold "$WORK/hold5.json" --routes "$WORK/routewatch.txt" \
+        --before "$SNAP/drill5-before" --after "$SNAP/drill5-after" --node lb1 --status "$WORK/drill5-status.json" \
+        --log "$WORK/ctl-lb1.log" --back-s "$(echo "$t_adopted - $t0" | bc)" --routing "$ROUTING" \
+        --result "$RESULTS/06-controller-restart.json"
+    check_result 06-controller-restart
+}
+
+# SLUICE_DEMO_ONLY="traffic drill3 ..." runs only the named steps after the set-up (for working on one drill).
+step() {
+    [[ -z ${SLUICE_DEMO_ONLY:-} || " $SLUICE_DEMO_ONLY " == *" $1 "* ]] || return 0
+    "${@:2}"
+}
+
+bring_up
+step traffic phase_traffic
+step bad bad_input_start
+step drill1 drill_backend_failure
+step drill2 drill_drain
+step bad bad_input_finish
+step drill3 drill_forwarder_failure
+step drill4 drill_backend_added
+step drill5 drill_controller_restart
+finish

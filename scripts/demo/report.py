@@ -1,0 +1,606 @@
+#!/usr/bin/python3
+"""Turns the demo's raw measurements into outcomes: one subcommand per phase prints a few readable lines and
+writes the phase's result (JSON, with "ok") for the summary.
+
+  report.py traffic --client F --before P --after P --route TEXT --result F
+  report.py backend-failure --backend B --event T --deadline-s S --stream F --hold F --down F --result F
+  report.py drain --backend B --event T --stream F --hold F --result F
+  report.py forwarder-failure --hold F --before F --after F --killed NAME --withdrawn-s S --back-s S --result F
+  report.py backend-added --added B --backends N --before F --after F --hold F --result F
+  report.py controller-restart --hold F --routes F --before P --after P --node NAME --status F --log F
+                               --back-s S --routing R --result F
+  report.py bad-input --sent F --before P --after P --serving F --result F
+  report.py show --result F
+  report.py summary --results DIR --elapsed S --json-out F
+  report.py leftovers --summary F
+
+P is a snapshot prefix: P.lb1.json, P.lb2.json (sluice stats --json) and P.sniff.json (sniff.py).
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+
+FORWARDERS = ("lb1", "lb2")
+MBUFS_PER_WORKER = 8191
+
+
+def load(path, default=None):
+    try:
+        with open(path) as f:
+            text = f.read().strip()
+        return json.loads(text) if text else ({} if default is None else default)
+    except (OSError, ValueError):
+        return {} if default is None else default
+
+
+def snapshot(prefix):
+    return {"stats": {lb: load("%s.%s.json" % (prefix, lb)) for lb in FORWARDERS},
+            "sniff": load(prefix + ".sniff.json")}
+
+
+def total(stats, key):
+    return (stats.get("totals") or {}).get(key, 0) or 0
+
+
+def reasons(stats, key):
+    return (stats.get("totals") or {}).get(key) or {}
+
+
+def vip_packets(stats, name):
+    return sum(v.get("packets", 0) for v in stats.get("vips", []) if v.get("vip", "").split(" ")[0] == name)
+
+
+def port_sum(stats, key):
+    return sum(p.get(key, 0) or 0 for p in stats.get("ports", []))
+
+
+def sniff_delta(before, after, key):
+    return (after.get("counters") or {}).get(key, 0) - (before.get("counters") or {}).get(key, 0)
+
+
+def write(result, path):
+    with open(path, "w") as f:
+        json.dump(result, f)
+
+
+def line(text):
+    print("  " + text, flush=True)
+
+
+def verdict(ok, text):
+    line(("PASS  " if ok else "MISS  ") + text)
+
+
+def hold_summary(hold):
+    details = hold.get("details", [])
+    return {
+        "connections": hold.get("connections", 0),
+        "broken": hold.get("broken", 0),
+        "changed_backend": hold.get("changed_backend", 0),
+        "requests": hold.get("requests", 0),
+        "max_stall_s": hold.get("max_latency_s", 0),
+        "per_backend": hold.get("per_backend", {}),
+        "errors": sorted({d["error"] for d in details if d.get("error")})[:5],
+    }
+
+
+def cmd_traffic(args):
+    client = load(args.client)
+    before, after = snapshot(args.before), snapshot(args.after)
+    flows = (after["sniff"].get("flows") or {})
+    per_forwarder = {lb: 0 for lb in FORWARDERS}
+    unattributed = 0
+    for _, sport, backend, _, _ in client.get("records", []):
+        carried = flows.get(str(sport))
+        if backend is not None and carried:
+            per_forwarder[carried[0]] = per_forwarder.get(carried[0], 0) + 1
+        elif backend is not None:
+            unattributed += 1
+    tx = {lb: total(after["stats"][lb], "tx_packets") - total(before["stats"][lb], "tx_packets") for lb in FORWARDERS}
+    misses = {lb: total(after["stats"][lb], "conn_misses") - total(before["stats"][lb], "conn_misses")
+              for lb in FORWARDERS}
+    s_before, s_after = before["sniff"], after["sniff"]
+    gre_from = {lb: sniff_delta(s_before, s_after, "gre_from_fwd." + lb) for lb in FORWARDERS}
+    syns = {lb: sniff_delta(s_before, s_after, "syn_from_fwd." + lb) for lb in FORWARDERS}
+    client_to_vip = sniff_delta(s_before, s_after, "client_to_vip")
+    vip_to_client = sniff_delta(s_before, s_after, "vip_to_client")
+    replies_from = {k.split(".", 1)[1]: sniff_delta(s_before, s_after, k)
+                    for k in (s_after.get("counters") or {}) if k.startswith("replies_from_be.")}
+    through_forwarder = sniff_delta(s_before, s_after, "vip_source_on_fwd_links")
+    per_backend = client.get("per_backend", {})
+    result = {
+        "requests": client.get("requests", 0),
+        "failed_requests": client.get("failed", 0),
+        "errors": client.get("errors", {}),
+        "per_backend": per_backend,
+        "per_forwarder": per_forwarder,
+        "unattributed_requests": unattributed,
+        "route": args.route,
+        "dsr": {
+            "client_to_vip_packets": client_to_vip,
+            "forwarder_tx_packets": tx,
+            "forwarder_tx_total": sum(tx.values()),
+            "gre_packets_from_forwarders": gre_from,
+            "new_connections_seen_by_router_per_forwarder": syns,
+            "forwarder_connection_misses": misses,
+            "vip_to_client_packets": vip_to_client,
+            "replies_from_backends": replies_from,
+            "replies_through_forwarder": through_forwarder,
+        },
+        "dsr_replies_through_forwarder": through_forwarder,
+    }
+    spread = len([b for b in ("be1", "be2", "be3") if per_backend.get(b, 0) > 0]) == 3
+    both = all(per_forwarder.get(lb, 0) > 0 for lb in FORWARDERS)
+    tx_only_requests = sum(tx.values()) == client_to_vip == sum(gre_from.values())
+    replies_direct = through_forwarder == 0 and sum(replies_from.values()) == vip_to_client > 0
+    result["ok"] = (result["failed_requests"] == 0 and result["requests"] > 0 and spread and both and
+                    tx_only_requests and replies_direct)
+    line("router: " + " | ".join(x.strip() for x in args.route.splitlines()))
+    line("requests %d, failed %d" % (result["requests"], result["failed_requests"]))
+    line("per backend:   " + "  ".join("%s %d" % kv for kv in sorted(per_backend.items())))
+    line("per forwarder: " + "  ".join("%s %d" % kv for kv in sorted(per_forwarder.items())) +
+         "   (new connections the router saw leave each forwarder in GRE: %s; forwarders' own connection-table "
+         "misses: %s)" % (" ".join("%s %d" % kv for kv in sorted(syns.items())),
+                          " ".join("%s %d" % kv for kv in sorted(misses.items()))))
+    line("DSR: client->VIP packets into the router %d = forwarder TX %d (%s) = GRE packets from the forwarders %d"
+         % (client_to_vip, sum(tx.values()), ", ".join("%s %d" % kv for kv in sorted(tx.items())),
+            sum(gre_from.values())))
+    line("DSR: replies VIP->client %d, all arriving straight from the backends (%s); replies on a forwarder's "
+         "link: %d" % (vip_to_client, ", ".join("%s %d" % kv for kv in sorted(replies_from.items())),
+                       through_forwarder))
+    verdict(result["ok"], "no failed request, every backend and both forwarders used, forwarders sent only the "
+            "client's packets, no reply passed a forwarder")
+    write(result, args.result)
+
+
+def stream_after(stream, event, backend):
+    return [r for r in stream.get("records", []) if r[0] >= event and r[2] == backend]
+
+
+def cmd_backend_failure(args):
+    stream, hold = load(args.stream), load(args.hold)
+    event = float(args.event)
+    deadline = event + args.deadline_s
+    records = stream.get("records", [])
+    to_backend = [r for r in records if r[2] == args.backend]
+    last = max([r[0] for r in to_backend if r[0] >= event] or [event])
+    late = [r for r in to_backend if r[0] >= deadline]
+    after_deadline = [r for r in records if r[0] >= deadline]
+    failed = [r for r in records if r[2] is None]
+    details = hold.get("details", [])
+    others = [d for d in details if d["backend"] != args.backend]
+    on_failed = [d for d in details if d["backend"] == args.backend]
+    down = {}
+    try:
+        with open(args.down) as f:
+            for text in f:
+                name, seconds = text.split()
+                down[name] = float(seconds)
+    except OSError:
+        pass
+    result = {
+        "backend": args.backend,
+        "detected_s": down,
+        "last_new_connection_to_backend_s": round(last - event, 2),
+        "new_connections_to_backend_after_deadline": len(late),
+        "deadline_s": args.deadline_s,
+        "new_connections_after_deadline": len(after_deadline),
+        "new_connection_failures": len(failed),
+        "long_lived_on_other_backends": len(others),
+        "broken_on_other_backends": sum(1 for d in others if d["error"]),
+        "changed_on_other_backends": sum(1 for d in others if len(d["backends"]) > 1),
+        "long_lived_on_failed_backend": len(on_failed),
+        "moved_from_failed_backend": sum(1 for d in on_failed if d["error"] or len(d["backends"]) > 1),
+        "per_backend_after_deadline": count(r[2] for r in after_deadline),
+    }
+    result["ok"] = (len(late) == 0 and len(after_deadline) > 0 and len(failed) == 0 and
+                    result["broken_on_other_backends"] == 0 and result["changed_on_other_backends"] == 0 and
+                    len(down) == len(FORWARDERS) and len(others) > 0)
+    line("controllers took %s out %s after its health check began failing" % (
+        args.backend, ", ".join("%s %.1f s" % kv for kv in sorted(down.items()))))
+    line("new connections: last one to %s started %.2f s after the failure; after %.1f s: %d new connections, "
+         "%d to %s (%s); %d failed" % (args.backend, result["last_new_connection_to_backend_s"], args.deadline_s,
+                                       len(after_deadline), len(late), args.backend,
+                                       " ".join("%s %d" % kv for kv in result["per_backend_after_deadline"].items()),
+                                       len(failed)))
+    line("long-lived connections on the other backends: %d, broken %d, changed backend %d" % (
+        len(others), result["broken_on_other_backends"], result["changed_on_other_backends"]))
+    line("long-lived connections on %s: %d, reset and moved as designed (a backend marked down loses its flows): %d"
+         % (args.backend, len(on_failed), result["moved_from_failed_backend"]))
+    verdict(result["ok"], "no new connection reached %s after interval x fall (+1 s); the others untouched"
+            % args.backend)
+    write(result, args.result)
+
+
+def count(items):
+    counts = {}
+    for item in items:
+        counts[str(item)] = counts.get(str(item), 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def cmd_drain(args):
+    stream, hold = load(args.stream), load(args.hold)
+    event = float(args.event)
+    records = stream.get("records", [])
+    after = [r for r in records if r[0] >= event]
+    to_drained = [r for r in after if r[2] == args.backend]
+    failed = [r for r in records if r[2] is None]
+    details = hold.get("details", [])
+    on_drained = [d for d in details if d["backend"] == args.backend]
+    result = {
+        "backend": args.backend,
+        "new_connections_after_drain": len(after),
+        "new_connections_to_drained": len(to_drained),
+        "per_backend_after_drain": count(r[2] for r in after),
+        "new_connection_failures": len(failed),
+        "long_lived_on_drained": len(on_drained),
+        "long_lived_on_drained_working": sum(1 for d in on_drained if not d["error"] and len(d["backends"]) == 1),
+        "requests_on_drained_connections": sum(d["requests"] for d in on_drained),
+        "long_lived": hold_summary(hold),
+    }
+    result["ok"] = (len(to_drained) == 0 and len(after) > 0 and len(failed) == 0 and len(on_drained) > 0 and
+                    result["long_lived_on_drained_working"] == len(on_drained) and
+                    hold.get("broken", 1) == 0 and hold.get("changed_backend", 1) == 0)
+    line("after the drain: %d new connections, %d to %s (%s); %d failed" % (
+        len(after), len(to_drained), args.backend,
+        " ".join("%s %d" % kv for kv in result["per_backend_after_drain"].items()), len(failed)))
+    line("long-lived connections on %s: %d, still answered by %s: %d (%d requests in all)" % (
+        args.backend, len(on_drained), args.backend, result["long_lived_on_drained_working"],
+        result["requests_on_drained_connections"]))
+    line("all long-lived connections: %d, broken %d, changed backend %d" % (
+        hold.get("connections", 0), hold.get("broken", 0), hold.get("changed_backend", 0)))
+    verdict(result["ok"], "no new connection to the drained backend; its established connections keep working")
+    write(result, args.result)
+
+
+def cmd_forwarder_failure(args):
+    hold = load(args.hold)
+    before, after = load(args.before), load(args.after)
+    details = hold.get("details", [])
+    flows_before = before.get("flows") or {}
+    flows_after = after.get("flows") or {}
+    via = {}
+    moved = 0
+    for d in details:
+        carried = flows_before.get(str(d["sport"])) or []
+        via_name = carried[-1] if carried else "unknown"
+        via[via_name] = via.get(via_name, 0) + 1
+        later = flows_after.get(str(d["sport"])) or []
+        if via_name == args.killed and len(later) > 1:
+            moved += 1
+    summary = hold_summary(hold)
+    result = {
+        "killed": args.killed,
+        "connections": summary["connections"],
+        "per_forwarder_before": dict(sorted(via.items())),
+        "moved_to_other_forwarder": moved,
+        "broken_connections": summary["broken"],
+        "changed_backend": summary["changed_backend"],
+        "max_stall_s": summary["max_stall_s"],
+        "errors": summary["errors"],
+        "route_withdrawn_after_s": round(float(args.withdrawn_s), 2),
+        "route_back_after_restart_s": round(float(args.back_s), 2),
+        "per_backend": summary["per_backend"],
+    }
+    result["ok"] = (summary["connections"] >= 24 and summary["broken"] == 0 and summary["changed_backend"] == 0 and
+                    all(via.get(lb, 0) > 0 for lb in FORWARDERS) and moved == via.get(args.killed, 0))
+    line("%d long-lived connections: %s" % (summary["connections"], ", ".join(
+        "%d via %s" % (n, name) for name, n in sorted(via.items()))))
+    line("router dropped %s from the VIP's route %.1f s after the kill; %d connections moved to the other forwarder"
+         % (args.killed, result["route_withdrawn_after_s"], moved))
+    line("broken %d, changed backend %d, longest stall of one request %.1f s (TCP retransmission)" % (
+        summary["broken"], summary["changed_backend"], summary["max_stall_s"]))
+    line("%s restarted: back in the route %.1f s later; the flows that returned kept their backend too" % (
+        args.killed, result["route_back_after_restart_s"]))
+    verdict(result["ok"], "every connection survived the forwarder's death on the same backend")
+    write(result, args.result)
+
+
+def cmd_backend_added(args):
+    before = load(args.before).get("flows", {})
+    after = load(args.after).get("flows", {})
+    ports = sorted(set(before) & set(after), key=int)
+    valid = [p for p in ports if not before[p].startswith("error") and not after[p].startswith("error")]
+    moved = [p for p in valid if before[p] != after[p]]
+    to_new = [p for p in moved if after[p] == args.added]
+    hold = hold_summary(load(args.hold))
+    fraction = len(moved) / len(valid) if valid else 0.0
+    expected = 1.0 / args.backends
+    result = {
+        "added": args.added,
+        "flows": len(valid),
+        "failed_probes": len(ports) - len(valid),
+        "moved": len(moved),
+        "moved_fraction": round(fraction, 3),
+        "expected_fraction": round(expected, 3),
+        "moved_to_added": len(to_new),
+        "moved_between_old_backends": len(moved) - len(to_new),
+        "after_per_backend": count(after[p] for p in valid),
+        "long_lived": hold,
+    }
+    result["ok"] = (len(valid) >= 0.95 * len(ports) > 0 and abs(fraction - expected) <= 0.1 and
+                    result["moved_between_old_backends"] <= 0.05 * len(valid) and
+                    hold["broken"] == 0 and hold["changed_backend"] == 0 and hold["connections"] > 0)
+    line("%d fixed 5-tuples probed before and after: %d moved (%.1f%%, expected about 1/%d = %.0f%%): %d to %s, "
+         "%d between the old backends" % (len(valid), len(moved), 100 * fraction, args.backends, 100 * expected,
+                                          len(to_new), args.added, result["moved_between_old_backends"]))
+    line("spread after: " + "  ".join("%s %d" % kv for kv in result["after_per_backend"].items()))
+    line("long-lived connections opened before the reload: %d, broken %d, changed backend %d" % (
+        hold["connections"], hold["broken"], hold["changed_backend"]))
+    verdict(result["ok"], "about 1/N of new-flow hashes moved, all to the new backend; established connections kept "
+            "theirs")
+    write(result, args.result)
+
+
+def cmd_controller_restart(args):
+    hold = hold_summary(load(args.hold))
+    try:
+        with open(args.routes) as f:
+            samples = [int(x) for x in f.read().split()]
+    except OSError:
+        samples = []
+    before, after = snapshot(args.before), snapshot(args.after)
+    tx = total(after["stats"][args.node], "tx_packets") - total(before["stats"][args.node], "tx_packets")
+    status = load(args.status)
+    announced = [v.get("announced") for v in status.get("vips", [])]
+    try:
+        with open(args.log) as f:
+            adopted = [x.strip() for x in f if "adopt" in x][-3:]
+    except OSError:
+        adopted = []
+    result = {
+        "node": args.node,
+        "routing": args.routing,
+        "route_samples": len(samples),
+        "min_route_next_hops": min(samples) if samples else 0,
+        "forwarder_tx_while_restarting": tx,
+        "vip_announced_after": bool(announced) and all(announced),
+        "back_after_s": round(float(args.back_s), 2),
+        "adoption": adopted,
+        "long_lived": hold,
+        "broken_connections": hold["broken"],
+    }
+    result["ok"] = (hold["broken"] == 0 and hold["changed_backend"] == 0 and hold["connections"] > 0 and
+                    bool(samples) and min(samples) == len(FORWARDERS) and tx > 0 and
+                    (result["vip_announced_after"] or args.routing != "bgp"))
+    line("router's route to the VIP sampled %d times while the controller was away: never fewer than %d next hops"
+         % (len(samples), result["min_route_next_hops"]))
+    line("forwarder %s kept forwarding: %d packets sent meanwhile; new controller ready after %.1f s, VIP %s" % (
+        args.node, tx, result["back_after_s"], "announced" if result["vip_announced_after"] else "NOT announced"))
+    for text in adopted:
+        line("log: " + text)
+    line("long-lived connections: %d, broken %d, changed backend %d" % (
+        hold["connections"], hold["broken"], hold["changed_backend"]))
+    verdict(result["ok"], "forwarding continued and the VIP stayed announced")
+    write(result, args.result)
+
+
+def cmd_bad_input(args):
+    sent = load(args.sent)
+    before, after = snapshot(args.before), snapshot(args.after)
+    kinds = sent.get("kinds", [])
+    result = {"rounds": sent.get("rounds", 0), "seconds": sent.get("seconds", 0), "send_errors": sent.get(
+        "send_errors", {}), "per_forwarder": {}}
+    ok = bool(kinds) and not sent.get("send_errors")
+    total_sent = total_accounted = 0
+    for lb in FORWARDERS:
+        counts = sent.get("sent", {}).get(lb, [0] * len(kinds))
+        b, a = before["stats"][lb], after["stats"][lb]
+        expected_drops, expected_passes, expected_forward = {}, {}, 0
+        for kind, n in zip(kinds, counts):
+            if kind["verdict"] == "drop":
+                expected_drops[kind["reason"]] = expected_drops.get(kind["reason"], 0) + n
+            elif kind["verdict"] == "pass":
+                expected_passes[kind["reason"]] = expected_passes.get(kind["reason"], 0) + n
+            else:
+                expected_forward += n
+        drops_before, drops_after = reasons(b, "drop_reasons"), reasons(a, "drop_reasons")
+        actual_drops = {r: drops_after.get(r, 0) - drops_before.get(r, 0)
+                        for r in set(drops_after) | set(expected_drops)}
+        actual_drops = {r: n for r, n in actual_drops.items() if n or r in expected_drops}
+        passes_before, passes_after = reasons(b, "pass_reasons"), reasons(a, "pass_reasons")
+        actual_passes = {r: passes_after.get(r, 0) - passes_before.get(r, 0) for r in expected_passes}
+        forwarded = vip_packets(a, "probe-udp") - vip_packets(b, "probe-udp")
+        missed = port_sum(a, "rx_missed") - port_sum(b, "rx_missed")
+        nombuf = port_sum(a, "rx_nombuf") - port_sum(b, "rx_nombuf")
+        drops_match = all(actual_drops.get(r, 0) == n for r, n in expected_drops.items()) and \
+            sum(actual_drops.values()) == sum(expected_drops.values())
+        passes_cover = all(actual_passes.get(r, 0) >= n for r, n in expected_passes.items())
+        sent_here = sum(counts)
+        accounted = sum(min(actual_drops.get(r, 0), n) for r, n in expected_drops.items()) + \
+            min(forwarded, expected_forward) + sum(min(actual_passes.get(r, 0), n) for r, n in expected_passes.items())
+        total_sent += sent_here
+        total_accounted += accounted
+        alive = (a.get("alive") is True) and (a.get("process") or {}).get("forwarder_state") == "running"
+        entry = {
+            "sent": sent_here,
+            "accounted": accounted,
+            "expected_drops": dict(sorted(expected_drops.items())),
+            "actual_drops": dict(sorted(actual_drops.items())),
+            "expected_forwarded_to_udp_vip": expected_forward,
+            "forwarded_to_udp_vip": forwarded,
+            "expected_passes_at_least": expected_passes,
+            "passes_including_kernel_traffic": actual_passes,
+            "port_rx_missed": missed,
+            "rx_nombuf": nombuf,
+            "drops_match": drops_match,
+            "alive": alive,
+        }
+        result["per_forwarder"][lb] = entry
+        ok = ok and drops_match and forwarded == expected_forward and passes_cover and missed == 0 and \
+            nombuf == 0 and alive and sent_here > MBUFS_PER_WORKER
+        line("%s: %d bad frames (more than its %d mbufs): drops %d of %d expected, exactly per reason: %s; "
+             "forwarded to the UDP VIP %d of %d; passes %s; rx missed %d, rx nombuf %d" % (
+                 lb, sent_here, MBUFS_PER_WORKER, sum(actual_drops.values()), sum(expected_drops.values()),
+                 "yes" if drops_match else "NO " + json.dumps({r: [expected_drops.get(r, 0), actual_drops.get(r, 0)]
+                                                                for r in actual_drops
+                                                                if expected_drops.get(r, 0) != actual_drops.get(r)}),
+                 forwarded, expected_forward, "cover" if passes_cover else "SHORT", missed, nombuf))
+    serving = load(args.serving)
+    result["requests_after"] = serving.get("requests", 0)
+    result["failed_requests_after"] = serving.get("failed", 0)
+    result["bad_frames_sent"] = total_sent
+    result["bad_frames_accounted"] = total_accounted
+    ok = ok and serving.get("requests", 0) > 0 and serving.get("failed", 1) == 0 and total_sent == total_accounted
+    result["ok"] = ok
+    line("%d kinds of frames x %d rounds in %.1f s; %d sent, %d accounted for in the counters; afterwards %d "
+         "requests, %d failed" % (len(kinds), result["rounds"], result["seconds"], total_sent, total_accounted,
+                                  result["requests_after"], result["failed_requests_after"]))
+    verdict(ok, "forwarders kept serving; the counters account for every bad frame; no mbuf leaked")
+    write(result, args.result)
+
+
+def cmd_show(args):
+    result = load(args.result)
+    if result.get("skipped"):
+        line("SKIPPED: " + result["skipped"])
+
+
+DRILLS = [
+    ("02-backend-failure", "backend_failure", "1. backend failure"),
+    ("03-drain", "drain", "2. drain"),
+    ("04-forwarder-failure", "forwarder_failure", "3. forwarder failure"),
+    ("05-backend-added", "backend_added", "4. backend added"),
+    ("06-controller-restart", "controller_restart", "5. controller restart"),
+    ("07-bad-input", "bad_input", "bad input on the wire"),
+]
+
+
+def cmd_summary(args):
+    setup = load(os.path.join(args.results, "00-setup.json"))
+    traffic = load(os.path.join(args.results, "01-traffic.json"))
+    summary = {
+        "routing": setup.get("routing"),
+        "route": setup.get("route"),
+        "setup_s": round(setup.get("setup_s", 0), 1),
+        "requests": traffic.get("requests", 0),
+        "failed_requests": traffic.get("failed_requests", 0),
+        "per_backend": traffic.get("per_backend", {}),
+        "per_forwarder": traffic.get("per_forwarder", {}),
+        "dsr_replies_through_forwarder": traffic.get("dsr_replies_through_forwarder"),
+        "dsr": traffic.get("dsr", {}),
+        "traffic_ok": bool(traffic.get("ok")),
+        "drills": {},
+    }
+    all_ok = bool(setup.get("ok")) and bool(traffic.get("ok"))
+    print("  routing: %s; %s" % (summary["routing"], " | ".join(
+        x.strip() for x in (summary["route"] or "").splitlines())))
+    print("  traffic: %d requests, %d failed; backends %s; forwarders %s; replies through a forwarder: %s  [%s]" % (
+        summary["requests"], summary["failed_requests"], json.dumps(summary["per_backend"]),
+        json.dumps(summary["per_forwarder"]), summary["dsr_replies_through_forwarder"],
+        "PASS" if traffic.get("ok") else "MISS"))
+    for file_name, key, title in DRILLS:
+        result = load(os.path.join(args.results, file_name + ".json"), default=None)
+        if not result:
+            summary["drills"][key] = {"ok": False, "ran": False}
+            all_ok = False
+            print("  %-24s not run" % title)
+            continue
+        summary["drills"][key] = result
+        all_ok = all_ok and bool(result.get("ok"))
+        print("  %-24s %s%s" % (title, "PASS" if result.get("ok") else "MISS", brief(key, result)))
+    summary["broken_connections_on_forwarder_failure"] = summary["drills"].get("forwarder_failure", {}).get(
+        "broken_connections")
+    summary["bad_frames_sent"] = summary["drills"].get("bad_input", {}).get("bad_frames_sent")
+    summary["bad_frames_accounted"] = summary["drills"].get("bad_input", {}).get("bad_frames_accounted")
+    summary["elapsed_s"] = round(float(args.elapsed), 1)
+    summary["all_ok"] = all_ok
+    print("  %s in %.0f s" % ("every drill met its target" if all_ok else "NOT every drill met its target",
+                              summary["elapsed_s"]))
+    write(summary, args.json_out)
+
+
+def brief(key, r):
+    if r.get("skipped"):
+        return "  (%s)" % r["skipped"]
+    if key == "backend_failure":
+        return "  taken out after %s s; last new connection to it at +%.2f s; other backends: %d broken" % (
+            "/".join("%.1f" % v for v in r.get("detected_s", {}).values()), r.get("last_new_connection_to_backend_s",
+                                                                                   0),
+            r.get("broken_on_other_backends", -1))
+    if key == "drain":
+        return "  %d new connections to the drained backend; %d/%d of its established ones kept working" % (
+            r.get("new_connections_to_drained", -1), r.get("long_lived_on_drained_working", 0),
+            r.get("long_lived_on_drained", 0))
+    if key == "forwarder_failure":
+        return "  %d connections (%s), %d moved, %d broken, %d changed backend; withdrawn after %.1f s" % (
+            r.get("connections", 0), ", ".join("%s %d" % kv for kv in r.get("per_forwarder_before", {}).items()),
+            r.get("moved_to_other_forwarder", 0), r.get("broken_connections", -1), r.get("changed_backend", -1),
+            r.get("route_withdrawn_after_s", 0))
+    if key == "backend_added":
+        return "  %.1f%% of flows moved (expected %.0f%%), %d between old backends; established: %d broken" % (
+            100 * r.get("moved_fraction", 0), 100 * r.get("expected_fraction", 0),
+            r.get("moved_between_old_backends", -1), r.get("long_lived", {}).get("broken", -1))
+    if key == "controller_restart":
+        return "  min next hops %d, forwarder sent %d packets meanwhile, %d broken" % (
+            r.get("min_route_next_hops", 0), r.get("forwarder_tx_while_restarting", 0), r.get("broken_connections", -1))
+    if key == "bad_input":
+        return "  %d bad frames sent, %d accounted for; %d requests after, %d failed" % (
+            r.get("bad_frames_sent", 0), r.get("bad_frames_accounted", 0), r.get("requests_after", 0),
+            r.get("failed_requests_after", -1))
+    return ""
+
+
+def cmd_leftovers(args):
+    summary = load(args.summary)
+    leftovers = []
+    namespaces = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split("\n")
+    leftovers += ["namespace " + n.split()[0] for n in namespaces if n.startswith("sd-")]
+    for pattern in ("/dev/shm/sluice-demo", "/var/run/dpdk/sluice-demo-*", "/dev/hugepages/sluice-demo-*"):
+        leftovers += ["file " + p for p in glob.glob(pattern)]
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in (me, os.getppid()):
+            continue
+        try:
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if "sluice-demo" in cmdline and "report.py" not in cmdline and "demo.sh" not in cmdline:
+            leftovers.append("process %s: %s" % (entry, cmdline[:120]))
+    summary["leftovers"] = leftovers
+    summary["no_leftovers"] = not leftovers
+    print(json.dumps(summary))
+    if leftovers:
+        sys.stderr.write("demo: left behind: %s\n" % "; ".join(leftovers))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def add(name, *options):
+        p = sub.add_parser(name)
+        for option in options:
+            kind = float if option.endswith("-s") and option not in ("--back-s", "--withdrawn-s") else str
+            if option == "--backends":
+                kind = int
+            p.add_argument(option, type=kind, required=option != "--route")
+        if name == "traffic":
+            p.add_argument("--route", default="")
+        return p
+
+    add("traffic", "--client", "--before", "--after", "--result")
+    add("backend-failure", "--backend", "--event", "--deadline-s", "--stream", "--hold", "--down", "--result")
+    add("drain", "--backend", "--event", "--stream", "--hold", "--result")
+    add("forwarder-failure", "--hold", "--before", "--after", "--killed", "--withdrawn-s", "--back-s", "--result")
+    add("backend-added", "--added", "--backends", "--before", "--after", "--hold", "--result")
+    add("controller-restart", "--hold", "--routes", "--before", "--after", "--node", "--status", "--log", "--back-s",
+        "--routing", "--result")
+    add("bad-input", "--sent", "--before", "--after", "--serving", "--result")
+    add("show", "--result")
+    add("summary", "--results", "--elapsed", "--json-out")
+    add("leftovers", "--summary")
+    args = parser.parse_args()
+    handler = globals()["cmd_" + args.command.replace("-", "_")]
+    handler(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

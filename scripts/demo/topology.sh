@@ -1,0 +1,200 @@
+# Sourced by scripts/demo.sh: the demo's addresses, network namespaces and links. Bash, no side effects when
+# sourced; every function is idempotent enough to be called from a cleanup trap.
+
+VIP=10.100.0.1
+VIP_PORT=80
+PROBE_PORT=9 # UDP VIP on the same address: the valid-but-odd frames of the bad-input drill land there
+NS_CLIENT=sd-client
+NS_ROUTER=sd-router
+LB_NAMES=(lb1 lb2)
+BE_NAMES=(be1 be2 be3 be4) # be4 exists from the start but joins the VIP only in the backend-added drill
+CLIENT_IP=10.10.0.2
+ROUTER_CLIENT_IP=10.10.0.1
+CLIENT_IF=c-r        # in sd-client
+ROUTER_CLIENT_IF=r-c # in sd-router
+LB_IF=lb-r           # in each sd-lbN, the port DPDK binds
+BE_IF=be-r           # in each sd-beN
+ROUTER_AS=65000
+LB_AS=65001
+LINK_MTU=9000        # router <-> forwarders and backends: room for the 24 bytes of GRE
+CLIENT_MTU=1500
+
+ns_of() { echo "sd-$1"; }                                  # lb1 -> sd-lb1
+index_of() { echo "${1//[!0-9]/}"; }                         # lb2 -> 2
+lb_ip() { echo "10.10.$(index_of "$1").2"; }
+router_lb_ip() { echo "10.10.$(index_of "$1").1"; }
+router_lb_if() { echo "r-$1"; }
+router_lb_mac() { printf '02:5d:00:00:%02x:01' "$(index_of "$1")"; }
+lb_mac() { printf '02:5d:00:00:%02x:02' "$(index_of "$1")"; }
+be_ip() { echo "10.20.$(index_of "$1").2"; }
+router_be_ip() { echo "10.20.$(index_of "$1").1"; }
+router_be_if() { echo "r-$1"; }
+
+# Offloads off on a veth: the forwarder reads frames through AF_PACKET, which would otherwise see TCP segments
+# with only a partial checksum (tx checksum offload) or 64 KiB super-frames (TSO/GSO/GRO).
+no_offloads() {
+    local ns=$1 dev=$2
+    ip netns exec "$ns" ethtool -K "$dev" tx off rx off tso off gso off gro off >/dev/null 2>&1 || true
+}
+
+# Removes the namespaces of this or an earlier run (killing whatever still runs inside), and the forwarders'
+# shared-memory and DPDK runtime files. Only names with the demo's prefixes.
+remove_topology() {
+    local ns pid
+    for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep '^sd-' || true); do
+        for pid in $(ip netns pids "$ns" 2>/dev/null || true); do
+            kill -TERM "$pid" 2>/dev/null || true
+        done
+    done
+    for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep '^sd-' || true); do
+        for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+            [[ -z $(ip netns pids "$ns" 2>/dev/null) ]] && break
+            sleep 0.25
+        done
+        for pid in $(ip netns pids "$ns" 2>/dev/null || true); do
+            kill -KILL "$pid" 2>/dev/null || true
+        done
+        ip netns del "$ns" 2>/dev/null || true
+    done
+    rm -rf /dev/shm/sluice-demo /var/run/dpdk/sluice-demo-* /dev/hugepages/sluice-demo-* 2>/dev/null || true
+}
+
+create_topology() {
+    local lb be ns
+
+    ip netns add "$NS_CLIENT"
+    ip netns add "$NS_ROUTER"
+    ip -n "$NS_CLIENT" link set lo up
+    ip -n "$NS_ROUTER" link set lo up
+    # Router: forwards, hashes ECMP by 5-tuple, and accepts the VIP as source from the backends (DSR replies
+    # arrive on a backend link although the VIP's route points at the forwarders).
+    ip netns exec "$NS_ROUTER" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.fib_multipath_hash_policy=1 \
+        net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+
+    ip -n "$NS_CLIENT" link add "$CLIENT_IF" mtu "$CLIENT_MTU" type veth peer name "$ROUTER_CLIENT_IF" \
+        netns "$NS_ROUTER"
+    ip -n "$NS_ROUTER" link set "$ROUTER_CLIENT_IF" mtu "$CLIENT_MTU" up
+    ip -n "$NS_ROUTER" addr add "$ROUTER_CLIENT_IP/24" dev "$ROUTER_CLIENT_IF"
+    ip -n "$NS_CLIENT" link set "$CLIENT_IF" up
+    ip -n "$NS_CLIENT" addr add "$CLIENT_IP/24" dev "$CLIENT_IF"
+    ip -n "$NS_CLIENT" route add default via "$ROUTER_CLIENT_IP"
+    no_offloads "$NS_CLIENT" "$CLIENT_IF"
+    no_offloads "$NS_ROUTER" "$ROUTER_CLIENT_IF"
+
+    for lb in "${LB_NAMES[@]}"; do
+        ns=$(ns_of "$lb")
+        ip netns add "$ns"
+        ip -n "$ns" link set lo up
+        # A forwarder node does not route and does not own the VIP: its kernel drops the VIP packets that
+        # DPDK's AF_PACKET socket picks up and forwards.
+        ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=0
+        ip -n "$ns" link add "$LB_IF" address "$(lb_mac "$lb")" mtu "$LINK_MTU" type veth \
+            peer name "$(router_lb_if "$lb")" address "$(router_lb_mac "$lb")" netns "$NS_ROUTER"
+        ip -n "$NS_ROUTER" link set "$(router_lb_if "$lb")" mtu "$LINK_MTU" up
+        ip -n "$NS_ROUTER" addr add "$(router_lb_ip "$lb")/24" dev "$(router_lb_if "$lb")"
+        ip -n "$ns" link set "$LB_IF" up
+        ip -n "$ns" addr add "$(lb_ip "$lb")/24" dev "$LB_IF"
+        ip -n "$ns" route add default via "$(router_lb_ip "$lb")"
+        no_offloads "$ns" "$LB_IF"
+        no_offloads "$NS_ROUTER" "$(router_lb_if "$lb")"
+    done
+
+    for be in "${BE_NAMES[@]}"; do
+        ns=$(ns_of "$be")
+        ip netns add "$ns"
+        # What sluice_gredecap needs (native/gredecap/sluice_gredecap.c): rp_filter off before the TUN exists,
+        # the VIP on lo, the usual DSR ARP settings.
+        ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
+            net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2
+        ip -n "$ns" link set lo up
+        ip -n "$ns" addr add "$VIP/32" dev lo
+        ip -n "$ns" link add "$BE_IF" mtu "$LINK_MTU" type veth peer name "$(router_be_if "$be")" netns "$NS_ROUTER"
+        ip -n "$NS_ROUTER" link set "$(router_be_if "$be")" mtu "$LINK_MTU" up
+        ip -n "$NS_ROUTER" addr add "$(router_be_ip "$be")/24" dev "$(router_be_if "$be")"
+        ip -n "$ns" link set "$BE_IF" up
+        ip -n "$ns" addr add "$(be_ip "$be")/24" dev "$BE_IF"
+        ip -n "$ns" route add default via "$(router_be_ip "$be")"
+        no_offloads "$ns" "$BE_IF"
+        no_offloads "$NS_ROUTER" "$(router_be_if "$be")"
+    done
+}
+
+# The node config of forwarder LB (lb1, lb2) with the backends named in the remaining arguments.
+write_node_config() {
+    local lb=$1 file=$2 core
+    shift 2
+    core=$(($(index_of "$lb") - 1))
+    {
+        cat <<YAML
+# Written by scripts/demo.sh: node $lb of the demo topology (docs/demo.md).
+node:
+  name: $lb
+forwarder:
+  eal_args: ["--no-pci", "--no-huge", "-m", "256", "--file-prefix=sluice-demo-$lb",
+             "--vdev=net_af_packet0,iface=$LB_IF"]
+  ports:
+    - name: net_af_packet0
+      mtu: 1500 # net_af_packet takes at most 1518-byte frames; the veth itself has MTU $LINK_MTU for GRE
+  workers:
+    - core: $core
+      rx_port: net_af_packet0
+  idle_strategy: backoff
+  counters_dir: /dev/shm/sluice-demo
+  own_mac: auto
+  next_hop_mac: "$(router_lb_mac "$lb")"
+  tunnel_source_v4: $(lb_ip "$lb")
+  hash_seed: 0x5eed5eed5eed5eed
+  connection_table:
+    capacity: 65536
+    # Short, so the backend-added drill can replay the same 5-tuples as new flows a few seconds later.
+    # Long-lived connections send every 300 ms and keep their entries.
+    tcp_idle_timeout: 4s
+vips:
+YAML
+        local vip_name port proto
+        for vip_name in web probe-udp; do
+            if [[ $vip_name == web ]]; then port=$VIP_PORT proto=tcp; else port=$PROBE_PORT proto=udp; fi
+            echo "  - name: $vip_name"
+            echo "    address: $VIP"
+            echo "    port: $port"
+            echo "    protocol: $proto"
+            [[ $proto == udp ]] && echo "    health_check: {port: $VIP_PORT}"
+            echo "    backends:"
+            local be
+            for be in "$@"; do
+                echo "      - {name: $be, address: $(be_ip "$be")}"
+            done
+        done
+        cat <<YAML
+controller:
+  health_checks: {type: http, path: /healthz, interval: 1s, timeout: 500ms, rise: 2, fall: 2}
+  forwarder_liveness_timeout: 1s
+  drain_time: 2s
+  metrics: {address: 127.0.0.1, port: 9100}
+  bgp:
+    local_as: $LB_AS
+    peer_as: $ROUTER_AS
+    router_id: $(lb_ip "$lb")
+    local_address: $(lb_ip "$lb")
+    neighbors: [$(router_lb_ip "$lb")]
+    exabgp: {external: false, command: exabgp}
+YAML
+    } >"$file"
+}
+
+write_bird_config() {
+    local file=$1 lb
+    {
+        echo "router id $ROUTER_CLIENT_IP;"
+        echo "protocol device { scan time 1; }"
+        echo "protocol kernel kernel4 { ipv4 { export all; }; merge paths on; scan time 1; }"
+        echo "template bgp lbs {"
+        echo "    local as $ROUTER_AS;"
+        echo "    connect delay time 1; connect retry time 1; error wait time 1, 2;"
+        echo "    hold time 9; keepalive time 3;"
+        echo "}"
+        for lb in "${LB_NAMES[@]}"; do
+            echo "protocol bgp $lb from lbs { neighbor $(lb_ip "$lb") as $LB_AS; ipv4 { import all; export none; }; }"
+        done
+    } >"$file"
+}
