@@ -196,7 +196,7 @@ public final class ExaBgpSidecar implements AutoCloseable
         final ProcessHandle process = running;
         started = null;
         running = null;
-        terminate(process);
+        ProcessControl.terminate(process, STOP_GRACE_MS);
         log.add("BGP: ExaBGP (pid " + process.pid() + ") stopped");
         try
         {
@@ -254,7 +254,7 @@ public final class ExaBgpSidecar implements AutoCloseable
         if (adopted.isPresent())
         {
             log.add("BGP: configuration changed; restarting ExaBGP (pid " + adopted.get().pid() + ")");
-            terminate(adopted.get());
+            ProcessControl.terminate(adopted.get(), STOP_GRACE_MS);
         }
         launch(nowMs);
     }
@@ -352,7 +352,7 @@ public final class ExaBgpSidecar implements AutoCloseable
                 {
                     return process;
                 }
-                pause();
+                ProcessControl.pause();
             }
         }
         catch (final NumberFormatException ex)
@@ -361,39 +361,6 @@ public final class ExaBgpSidecar implements AutoCloseable
         }
         Files.deleteIfExists(files.pid());
         return Optional.empty();
-    }
-
-    private static void terminate(final ProcessHandle process)
-    {
-        final List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
-        process.destroy();
-        final long deadline = System.nanoTime() + STOP_GRACE_MS * 1_000_000L;
-        while (process.isAlive() && System.nanoTime() - deadline < 0)
-        {
-            pause();
-        }
-        all.add(process);
-        for (final ProcessHandle handle : all)
-        {
-            handle.destroyForcibly();
-        }
-        final long killDeadline = System.nanoTime() + 1_000_000_000L;
-        while (all.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() - killDeadline < 0)
-        {
-            pause();
-        }
-    }
-
-    private static void pause()
-    {
-        try
-        {
-            Thread.sleep(20);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void writeAtomically(final Path path, final String text) throws IOException
