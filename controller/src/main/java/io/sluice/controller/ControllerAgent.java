@@ -81,6 +81,9 @@ public final class ControllerAgent implements Agent
     private volatile NodeStatus status;
 
     private ForwarderState forwarderState;
+    private final long startMs;
+    private boolean observedOnce;
+    private boolean routesSettled;
     private long nextLivenessMs;
     private long nextStateMs;
     private long nextStatusMs;
@@ -120,6 +123,7 @@ public final class ControllerAgent implements Agent
         this.clock = Objects.requireNonNull(clock, "clock");
         this.out = Objects.requireNonNull(out, "out");
         this.policy = new AnnouncePolicy(config.controller().announceRegardless());
+        this.startMs = clock.time();
         this.status = snapshot(clock.time());
     }
 
@@ -163,6 +167,7 @@ public final class ControllerAgent implements Agent
         }
         nextLivenessMs = nowMs + LIVENESS_PERIOD_MS;
         final ForwarderLiveness.Transition transition = liveness.observe(nowMs, observer.observe());
+        observedOnce = true;
         if (transition == null)
         {
             return 0;
@@ -308,7 +313,17 @@ public final class ControllerAgent implements Agent
         }
         final Set<InetAddress> addresses =
             policy.evaluate(new AnnouncePolicy.NodeInput(ready, reason, shuttingDown), inputs);
-        speaker.setAnnounced(addresses);
+        if (!routesSettled)
+        {
+            // A restarted controller finds ExaBGP still announcing: keep that until the forwarder's state is known
+            // (synchronized, seen dead, or the liveness time-out passed), so a restart does not blink the routes.
+            routesSettled = ready || shuttingDown || (observedOnce && !liveness.isAlive()) ||
+                nowMs - startMs >= liveness.staleAfterMs();
+        }
+        if (routesSettled)
+        {
+            speaker.setAnnounced(addresses);
+        }
         final int work = speaker.poll(nowMs);
         if (shuttingDown && speaker.isCurrent())
         {

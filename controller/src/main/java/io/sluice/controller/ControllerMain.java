@@ -7,6 +7,8 @@ import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ForwarderState;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.controller.announce.RouteSpeaker;
+import io.sluice.controller.bgp.ExaBgpFiles;
+import io.sluice.controller.bgp.ExaBgpRouteSpeaker;
 import io.sluice.controller.liveness.CountersObserver;
 import io.sluice.controller.liveness.ForwarderLiveness;
 import io.sluice.controller.metrics.MetricsServer;
@@ -29,14 +31,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code sluice controller --config FILE}: health-checks the node's backends, keeps the forwarder's backend state in
  * step, watches the forwarder's heartbeat, announces the VIPs over BGP while the node can serve them, and serves
  * metrics, status and operator actions over HTTP on localhost, until SIGTERM or SIGINT.
  * <p>
- * Stopping takes the node out of service in order: withdraw every VIP, wait {@code drain_time} for the routers to
- * move traffic to other nodes, then stop ExaBGP and exit.
+ * Stopping (SIGTERM, SIGINT) takes the node out of service in order: withdraw every VIP, wait {@code drain_time}
+ * for the routers to move traffic to other nodes, then stop ExaBGP and exit. SIGUSR2 exits for a restart instead:
+ * ExaBGP keeps running with the routes, and the next controller adopts it and the forwarder's state, so forwarding
+ * and announcements go on. SIGHUP reloads the config.
  * <p>
  * Exit status: 0 after a clean stop, 1 when it cannot start (e.g. the HTTP port is taken), 2 for bad arguments or a
  * bad config (file, field and reason on stderr).
@@ -98,7 +103,17 @@ public final class ControllerMain
         final CountersObserver observer = new CountersObserver(nodeDirectory.resolve(CountersFileHeader.FILE_NAME));
         adoptRunningForwarder(config, monitor, weights, restored, session, observer, clock, out);
 
-        final RouteSpeaker speaker = routeSpeaker(config, out);
+        final RouteSpeaker speaker;
+        try
+        {
+            speaker = routeSpeaker(config, clock.time());
+        }
+        catch (final IOException ex)
+        {
+            err.println("controller: cannot set up ExaBGP in " + nodeDirectory + ": " + ex);
+            CloseHelper.closeAll(session, observer);
+            return 1;
+        }
         final ControllerAgent agent = new ControllerAgent(configFile, config, monitor,
             checked -> new HealthCheckRunner(checked, CHECK_THREADS), weights, overridesFile, session, observer, ForwarderLiveness.of(config.controller()), speaker, clock, out);
         final AgentRunner agentRunner = new AgentRunner(new SleepingMillisIdleStrategy(10),
@@ -117,13 +132,25 @@ public final class ControllerMain
         }
         AgentRunner.startOnThread(agentRunner);
         reloadOnHangUp(agent, out);
+        final AtomicBoolean restart = new AtomicBoolean();
+        exitForRestartOnUsr2(barrier, restart, out);
         out.println("controller: node " + config.node().name() + ", " + config.vips().size() + " VIPs, " +
             backendCount(config) + " backends; forwarder files in " + nodeDirectory + "; metrics and status on http://" +
             http.address().getHostString() + ":" + http.address().getPort() + "; BGP: " + speaker.state());
         try
         {
             barrier.await();
-            stop(config, agent, out);
+            if (restart.get() && speaker instanceof ExaBgpRouteSpeaker exaBgp)
+            {
+                out.println("controller: exiting for a restart: ExaBGP keeps the VIPs announced; its relay " +
+                    "withdraws them if no controller connects within " +
+                    ExaBgpFiles.DEFAULT_ORPHAN_TIMEOUT.toSeconds() + " s");
+                exaBgp.detach();
+            }
+            else
+            {
+                stop(config, agent, out);
+            }
         }
         finally
         {
@@ -216,9 +243,31 @@ public final class ControllerMain
         }
     }
 
-    private static RouteSpeaker routeSpeaker(final NodeConfig config, final PrintStream out)
+    private static RouteSpeaker routeSpeaker(final NodeConfig config, final long nowMs) throws IOException
     {
-        return RouteSpeaker.none();
+        if (!config.controller().hasBgp())
+        {
+            return RouteSpeaker.none();
+        }
+        return ExaBgpRouteSpeaker.start(config.controller().bgp(), config.nodeDirectory(), nowMs);
+    }
+
+    /** SIGUSR2 exits without withdrawing: for a restart of the controller alone (an upgrade, say). */
+    private static void exitForRestartOnUsr2(
+        final ShutdownSignalBarrier barrier, final AtomicBoolean restart, final PrintStream out)
+    {
+        try
+        {
+            Signal.handle(new Signal("USR2"), signal ->
+            {
+                restart.set(true);
+                barrier.signal();
+            });
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            out.println("controller: SIGUSR2 cannot be handled here (" + ex.getMessage() + ")");
+        }
     }
 
     /** SIGHUP re-reads the config, as {@code sluice reload} does. */

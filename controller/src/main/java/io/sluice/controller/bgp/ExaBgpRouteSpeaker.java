@@ -1,0 +1,120 @@
+package io.sluice.controller.bgp;
+
+import io.sluice.common.config.BgpConfig;
+import io.sluice.controller.announce.RouteSpeaker;
+import org.agrona.CloseHelper;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The controller's BGP speaker: the ExaBGP sidecar process and the API socket its relay connects to, polled from the
+ * controller's duty cycle.
+ * <p>
+ * {@link #close()} stops ExaBGP (its sessions close, so whatever is still announced is withdrawn);
+ * {@link #detach()} instead leaves it running with its routes for the next controller to adopt (a restart).
+ */
+public final class ExaBgpRouteSpeaker implements RouteSpeaker
+{
+    private final ExaBgpApi api;
+    private final ExaBgpSidecar sidecar;
+    private boolean detached;
+
+    private ExaBgpRouteSpeaker(final ExaBgpApi api, final ExaBgpSidecar sidecar)
+    {
+        this.api = api;
+        this.sidecar = sidecar;
+    }
+
+    /**
+     * Writes ExaBGP's configuration and relay into the node directory, opens the API socket, and starts or adopts
+     * ExaBGP (unless external).
+     *
+     * @param bgp           the node's BGP settings.
+     * @param nodeDirectory the node directory.
+     * @param nowMs         the time.
+     * @return the speaker.
+     * @throws IOException when the files or the socket cannot be made.
+     */
+    public static ExaBgpRouteSpeaker start(final BgpConfig bgp, final Path nodeDirectory, final long nowMs)
+        throws IOException
+    {
+        final ExaBgpFiles files = new ExaBgpFiles(nodeDirectory);
+        final String text = ExaBgpConfigWriter.fromClasspath()
+            .write(bgp, files.relayCommand(ExaBgpFiles.DEFAULT_ORPHAN_TIMEOUT), files.socket());
+        final ExaBgpApi api = ExaBgpApi.open(files.socket());
+        try
+        {
+            return new ExaBgpRouteSpeaker(api, ExaBgpSidecar.start(bgp.exabgp(), nodeDirectory, text, nowMs));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            api.close();
+            throw ex;
+        }
+    }
+
+    @Override
+    public void setAnnounced(final Set<InetAddress> addresses)
+    {
+        api.setAnnounced(addresses);
+    }
+
+    @Override
+    public int poll(final long nowMs)
+    {
+        return api.poll(nowMs) + sidecar.poll(nowMs);
+    }
+
+    @Override
+    public boolean isCurrent()
+    {
+        return api.isCurrent();
+    }
+
+    @Override
+    public String state()
+    {
+        return sidecar.state() + ", relay " + (api.isConnected() ? "connected" : "not connected") +
+            (api.reconnects() > 0 ? " (" + api.reconnects() + " reconnects)" : "");
+    }
+
+    @Override
+    public Map<String, String> neighborStates()
+    {
+        return api.neighborStates();
+    }
+
+    @Override
+    public List<String> drainLog()
+    {
+        final List<String> lines = new ArrayList<>(sidecar.drainLog());
+        lines.addAll(api.drainLog());
+        return lines;
+    }
+
+    /**
+     * Leaves ExaBGP running with its routes for the next controller (a restart); {@link #close()} then only closes
+     * the socket.
+     */
+    public void detach()
+    {
+        detached = true;
+        sidecar.detach();
+    }
+
+    @Override
+    public void close()
+    {
+        if (!detached)
+        {
+            sidecar.stop();
+        }
+        CloseHelper.quietClose(api);
+    }
+}
