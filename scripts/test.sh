@@ -21,6 +21,8 @@ install_packages() {
     command -v bird >/dev/null || missing+=(bird2)
     command -v exabgp >/dev/null || missing+=(exabgp)
     command -v ip >/dev/null || missing+=(iproute2)
+    command -v curl >/dev/null || missing+=(curl)
+    /usr/bin/python3 -c 'import scapy' 2>/dev/null || missing+=(python3-scapy)
     if [[ ${#missing[@]} -gt 0 ]]; then
         log "installing ${missing[*]}"
         if [[ $(id -u) -ne 0 ]]; then
