@@ -15,6 +15,10 @@ import java.util.Objects;
 
 /**
  * Sends the monitor's commands to the forwarder, in order, and keeps the ones not yet confirmed for the next try.
+ * <p>
+ * A command the forwarder refuses (unknown VIP, no room for another backend, ...) would be refused again: it is
+ * dropped and reported through {@link #drainRefusals()}, so one bad command never holds up the ones after it. A
+ * command that got no answer in time may or may not have been applied, and is kept for the retry.
  *
  * <p>Single-threaded: owned by the thread that drives the {@link HealthMonitor}. A newer SET_BACKEND_HEALTH for the
  * same backend replaces a pending older one, so a retry never replays a stale state.
@@ -23,6 +27,7 @@ public final class ForwarderLink
 {
     private final ControlClient client;
     private final Deque<ControlCommand> pending = new ArrayDeque<>();
+    private final List<String> refusals = new ArrayList<>();
     private String lastFailure;
 
     /**
@@ -40,8 +45,8 @@ public final class ForwarderLink
      *
      * @param commands the new commands, possibly none.
      * @param timeout  how long to wait for each answer.
-     * @return true when every queued command was accepted; false at the first rejection, time-out or full ring,
-     *         which keeps that command and the ones after it for the next call.
+     * @return true when every queued command was answered (accepted, or refused and dropped); false at the first
+     *         time-out or full ring, which keeps that command and the ones after it for the next call.
      */
     public boolean apply(final List<ControlCommand> commands, final Duration timeout)
     {
@@ -62,10 +67,15 @@ public final class ForwarderLink
                 lastFailure = command + ": " + ex.getMessage();
                 return false;
             }
-            if (!response.isAccepted())
+            if (response.status() == ControlResponse.Status.TIMED_OUT)
             {
                 lastFailure = command + ": " + response.status() + " " + response.reason();
                 return false;
+            }
+            if (!response.isAccepted())
+            {
+                refusals.add("forwarder refused " + command + ": " + response.reason() +
+                    " (dropped: it would be refused again)");
             }
             pending.pollFirst();
         }
@@ -97,6 +107,18 @@ public final class ForwarderLink
     public List<ControlCommand> pending()
     {
         return new ArrayList<>(pending);
+    }
+
+    /**
+     * Returns the refusals since the last call, and forgets them.
+     *
+     * @return one line per refused command, with the forwarder's reason.
+     */
+    public List<String> drainRefusals()
+    {
+        final List<String> drained = List.copyOf(refusals);
+        refusals.clear();
+        return drained;
     }
 
     /**

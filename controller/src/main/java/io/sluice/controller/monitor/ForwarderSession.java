@@ -42,6 +42,7 @@ public final class ForwarderSession implements AutoCloseable
     private boolean resyncing;
     private boolean synced;
     private long confirmed;
+    private long refused;
 
     /**
      * Creates the session; nothing is opened yet.
@@ -113,6 +114,9 @@ public final class ForwarderSession implements AutoCloseable
         final int sent = backlog.size();
         final boolean applied = link.apply(backlog, commandTimeout);
         backlog.clear();
+        final List<String> refusals = link.drainRefusals();
+        refused += refusals.size();
+        log.addAll(refusals);
         if (applied)
         {
             confirmed += sent;
@@ -194,6 +198,16 @@ public final class ForwarderSession implements AutoCloseable
     public long confirmedCommands()
     {
         return confirmed;
+    }
+
+    /**
+     * Returns how many commands the forwarder refused (each logged with its reason, then dropped).
+     *
+     * @return the count since start.
+     */
+    public long refusedCommands()
+    {
+        return refused;
     }
 
     /**
