@@ -53,6 +53,8 @@ public final class ControllerAgent implements Agent
     static final long STATE_PERIOD_MS = 2_000;
     /** How often the status snapshot is rebuilt. */
     static final long STATUS_PERIOD_MS = 250;
+    /** How long a starting controller leaves the routes as it found them while an alive forwarder syncs. */
+    static final long SETTLE_MIN_MS = 5_000;
     /** How long one GET_STATE may hold the duty cycle. */
     static final Duration STATE_TIMEOUT = Duration.ofMillis(200);
 
@@ -318,7 +320,7 @@ public final class ControllerAgent implements Agent
             // A restarted controller finds ExaBGP still announcing: keep that until the forwarder's state is known
             // (synchronized, seen dead, or the liveness time-out passed), so a restart does not blink the routes.
             routesSettled = ready || shuttingDown || (observedOnce && !liveness.isAlive()) ||
-                nowMs - startMs >= liveness.staleAfterMs();
+                nowMs - startMs >= Math.max(liveness.staleAfterMs(), SETTLE_MIN_MS);
         }
         if (routesSettled)
         {
