@@ -42,6 +42,7 @@ mkdir -p "$RESULTS" "$SNAP"
 declare -A PIDS=()
 START_S=$(date +%s.%N)
 FAILED_DRILLS=()
+IN_USE=(be1 be2 be3) # the backends of the VIPs in the node configs; drill 4 adds be4
 
 say() { printf '[%6.1fs] %s\n' "$(echo "$(date +%s.%N) - $START_S" | bc)" "$*"; }
 section() { printf '\n== %s\n' "$*"; }
@@ -168,6 +169,8 @@ snapshot() {
     sleep 0.3 # the workers flush counters every millisecond; the sniffer reads what is queued
     for lb in "${LB_NAMES[@]}"; do
         stats_json "$lb" >"$SNAP/$1.$lb.json" &
+        # The node kernel's IP counters: net_af_packet's fanout defragments before DPDK sees a frame.
+        ip netns exec "$(ns_of "$lb")" cat /proc/net/snmp >"$SNAP/$1.$lb.snmp"
     done
     sniff_dump "$SNAP/$1.sniff.json"
     wait_jobs
@@ -309,15 +312,15 @@ bring_up() {
     done
     say "backends be1..be4 answer HTTP, GRE decapsulators up (be4 stays out of the VIP until drill 4)"
 
+    # One at a time: scripts/sluice rebuilds a jar whose sources changed, and two rebuilds at once would clash.
     for lb in "${LB_NAMES[@]}"; do
         start_forwarder "$lb"
-    done
-    for lb in "${LB_NAMES[@]}"; do
-        wait_for 90 "forwarder $lb" forwarder_running "$lb"
+        wait_for 120 "forwarder $lb" forwarder_running "$lb"
     done
     say "forwarders lb1 (core 0) and lb2 (core 1) running on net_af_packet"
     for lb in "${LB_NAMES[@]}"; do
         start_controller "$lb"
+        wait_for 120 "controller $lb to serve its status" status_json "$lb"
     done
     for lb in "${LB_NAMES[@]}"; do
         wait_for 90 "controller $lb: forwarder synchronized and be1..be3 healthy" all_backends_eligible "$lb" be1 be2 be3
@@ -517,10 +520,11 @@ drill_backend_added() {
     probed=$(now)
     hold_start hold4 --connections 24
     for lb in "${LB_NAMES[@]}"; do
-        write_node_config "$lb" "$WORK/$lb.yaml" be1 be2 be3 be4
+        write_node_config "$lb" "$WORK/$lb.yaml" "${IN_USE[@]}" be4
         ip netns exec "$(ns_of "$lb")" "$SLUICE" reload --config "$WORK/$lb.yaml" >>"$WORK/reload.log" 2>&1 &
     done
     wait_jobs
+    IN_USE+=(be4)
     for lb in "${LB_NAMES[@]}"; do
         wait_for 20 "$lb to bring be4 up" backend_is "$lb" web be4 eligible true
     done
@@ -537,7 +541,7 @@ drill_backend_added() {
 
 drill_controller_restart() {
     PHASE="drill 5"
-    section "Drill 5: controller lb1 killed (SIGKILL) and started again"
+    section "Drill 5: controller lb1 restarted (SIGUSR2: exit for a restart, then a new controller)"
     hold_start hold5 --connections 24
     snapshot drill5-before
     # Watch the route every 100 ms while the controller is away (bounded: 600 samples).
@@ -548,12 +552,14 @@ drill_controller_restart() {
     done) >"$WORK/routewatch.txt" &
     local watcher=$! t0 t_adopted
     t0=$(now)
-    stop ctl-lb1 KILL 5
-    say "controller lb1 killed; forwarder lb1 and ExaBGP keep running"
-    sleep 2
+    # SIGUSR2: the controller exits for a restart and leaves ExaBGP (and so the announcement) running; a new
+    # controller adopts both the forwarder and ExaBGP.
+    stop ctl-lb1 USR2 15
+    say "controller lb1 exited for a restart; forwarder lb1 and ExaBGP keep running"
+    sleep 1
     start_controller lb1
     wait_for 60 "the new controller lb1 to see its forwarder and healthy backends" \
-        all_backends_eligible lb1 be1 be2 be3 be4
+        all_backends_eligible lb1 "${IN_USE[@]}"
     t_adopted=$(now)
     say "controller lb1 back after $(echo "$t_adopted - $t0" | bc) s"
     sleep 3
@@ -572,7 +578,14 @@ drill_controller_restart() {
 # SLUICE_DEMO_ONLY="traffic drill3 ..." runs only the named steps after the set-up (for working on one drill).
 step() {
     [[ -z ${SLUICE_DEMO_ONLY:-} || " $SLUICE_DEMO_ONLY " == *" $1 "* ]] || return 0
+    PHASE=$1
     "${@:2}"
+}
+
+# Sleeps in the background, so a signal to this script is handled at once.
+pause() {
+    sleep "$1" &
+    wait $!
 }
 
 bring_up
@@ -584,4 +597,5 @@ step bad bad_input_finish
 step drill3 drill_forwarder_failure
 step drill4 drill_backend_added
 step drill5 drill_controller_restart
+step pause pause "${SLUICE_DEMO_PAUSE:-0}"
 finish

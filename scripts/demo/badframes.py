@@ -6,9 +6,13 @@ addressed to the forwarder's MAC, so the forwarder's DPDK port reads them exactl
 of frame has one expected outcome in the forwarder's counters:
   drop REASON   dropped, counted under that DropReason (truncated and inconsistent headers, bogus IPv6
                 extension chains, bad TCP/UDP/ICMP headers)
-  forward       well-formed but odd, sent to a backend of the UDP VIP on port --udp-port: IPv4 fragments (not
-                first ones, so no backend ever starts a reassembly) and ICMP errors quoting a flow nobody has
+  forward       well-formed but odd, sent to a backend of the UDP VIP on port --udp-port: an ICMP error quoting
+                a flow nobody has
   pass REASON   not for a VIP (another address, another port, ICMP echo, an ICMP error quoting a later fragment)
+  defrag        IPv4 fragments of a datagram to the VIP (not first ones): DPDK's net_af_packet joins a
+                PACKET_FANOUT group with PACKET_FANOUT_FLAG_DEFRAG, so the node's kernel holds fragments for
+                reassembly and the forwarder never sees them; they show in the node's /proc/net/snmp ReasmReqds.
+                (On a real NIC the forwarder would send them to the UDP VIP's backend.)
 Frames go out in small bursts, about 1,000 per second per forwarder, for --rounds rounds (or until the stop file
 or --max-seconds), so a leak of one buffer per frame would exhaust a forwarder's pool (8,191 mbufs) well before
 the end.
@@ -77,9 +81,9 @@ def kinds(vip, udp_port):
          bytes(IP(src=SOURCE, dst=vip) / ICMP(type=3, code=3) / Raw(quote[:10])), v4),
         ("icmp unreachable quoting a version-6 header", "drop", "ICMP_QUOTE_MALFORMED",
          bytes(IP(src=SOURCE, dst=vip) / ICMP(type=3, code=3) / Raw(patch(quote, 0, 0x65))), v4),
-        ("udp fragment (offset 1480, more follow) to the VIP", "forward", None,
+        ("udp fragment (offset 1480, more follow) to the VIP", "defrag", None,
          bytes(IP(src=SOURCE, dst=vip, proto=17, flags="MF", frag=185) / Raw(b"f" * 64)), v4),
-        ("udp last fragment (offset 2960) to the VIP", "forward", None,
+        ("udp last fragment (offset 2960) to the VIP", "defrag", None,
          bytes(IP(src=SOURCE, dst=vip, proto=17, frag=370) / Raw(b"f" * 64)), v4),
         ("icmp unreachable quoting an unknown flow of the UDP VIP", "forward", None,
          bytes(IP(src=SOURCE, dst=vip) / ICMP(type=3, code=3) / Raw(quote)), v4),

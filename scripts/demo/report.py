@@ -38,7 +38,18 @@ def load(path, default=None):
 
 def snapshot(prefix):
     return {"stats": {lb: load("%s.%s.json" % (prefix, lb)) for lb in FORWARDERS},
+            "snmp": {lb: ip_counters("%s.%s.snmp" % (prefix, lb)) for lb in FORWARDERS},
             "sniff": load(prefix + ".sniff.json")}
+
+
+def ip_counters(path):
+    """The Ip: lines of /proc/net/snmp as a dict."""
+    try:
+        with open(path) as f:
+            rows = [x.split() for x in f if x.startswith("Ip:")]
+        return {k: int(v) for k, v in zip(rows[0][1:], rows[1][1:])}
+    except (OSError, IndexError, ValueError):
+        return {}
 
 
 def total(stats, key):
@@ -390,9 +401,11 @@ def cmd_bad_input(args):
     for lb in FORWARDERS:
         counts = sent.get("sent", {}).get(lb, [0] * len(kinds))
         b, a = before["stats"][lb], after["stats"][lb]
-        expected_drops, expected_passes, expected_forward = {}, {}, 0
+        expected_drops, expected_passes, expected_forward, expected_defrag = {}, {}, 0, 0
         for kind, n in zip(kinds, counts):
-            if kind["verdict"] == "drop":
+            if kind["verdict"] == "defrag":
+                expected_defrag += n
+            elif kind["verdict"] == "drop":
                 expected_drops[kind["reason"]] = expected_drops.get(kind["reason"], 0) + n
             elif kind["verdict"] == "pass":
                 expected_passes[kind["reason"]] = expected_passes.get(kind["reason"], 0) + n
@@ -405,6 +418,7 @@ def cmd_bad_input(args):
         passes_before, passes_after = reasons(b, "pass_reasons"), reasons(a, "pass_reasons")
         actual_passes = {r: passes_after.get(r, 0) - passes_before.get(r, 0) for r in expected_passes}
         forwarded = vip_packets(a, "probe-udp") - vip_packets(b, "probe-udp")
+        defrag = after["snmp"][lb].get("ReasmReqds", 0) - before["snmp"][lb].get("ReasmReqds", 0)
         missed = port_sum(a, "rx_missed") - port_sum(b, "rx_missed")
         nombuf = port_sum(a, "rx_nombuf") - port_sum(b, "rx_nombuf")
         drops_match = all(actual_drops.get(r, 0) == n for r, n in expected_drops.items()) and \
@@ -412,7 +426,8 @@ def cmd_bad_input(args):
         passes_cover = all(actual_passes.get(r, 0) >= n for r, n in expected_passes.items())
         sent_here = sum(counts)
         accounted = sum(min(actual_drops.get(r, 0), n) for r, n in expected_drops.items()) + \
-            min(forwarded, expected_forward) + sum(min(actual_passes.get(r, 0), n) for r, n in expected_passes.items())
+            min(forwarded, expected_forward) + sum(min(actual_passes.get(r, 0), n) for r, n in expected_passes.items()) + \
+            min(defrag, expected_defrag)
         total_sent += sent_here
         total_accounted += accounted
         alive = (a.get("alive") is True) and (a.get("process") or {}).get("forwarder_state") == "running"
@@ -425,6 +440,8 @@ def cmd_bad_input(args):
             "forwarded_to_udp_vip": forwarded,
             "expected_passes_at_least": expected_passes,
             "passes_including_kernel_traffic": actual_passes,
+            "expected_fragments_held_by_kernel_defrag": expected_defrag,
+            "fragments_held_by_kernel_defrag": defrag,
             "port_rx_missed": missed,
             "rx_nombuf": nombuf,
             "drops_match": drops_match,
@@ -432,14 +449,17 @@ def cmd_bad_input(args):
         }
         result["per_forwarder"][lb] = entry
         ok = ok and drops_match and forwarded == expected_forward and passes_cover and missed == 0 and \
+            defrag == expected_defrag and \
             nombuf == 0 and alive and sent_here > MBUFS_PER_WORKER
         line("%s: %d bad frames (more than its %d mbufs): drops %d of %d expected, exactly per reason: %s; "
-             "forwarded to the UDP VIP %d of %d; passes %s; rx missed %d, rx nombuf %d" % (
+             "forwarded to the UDP VIP %d of %d; passes %s; fragments held by the kernel's AF_PACKET defrag %d of "
+             "%d; rx missed %d, rx nombuf %d" % (
                  lb, sent_here, MBUFS_PER_WORKER, sum(actual_drops.values()), sum(expected_drops.values()),
                  "yes" if drops_match else "NO " + json.dumps({r: [expected_drops.get(r, 0), actual_drops.get(r, 0)]
                                                                 for r in actual_drops
                                                                 if expected_drops.get(r, 0) != actual_drops.get(r)}),
-                 forwarded, expected_forward, "cover" if passes_cover else "SHORT", missed, nombuf))
+                 forwarded, expected_forward, "cover" if passes_cover else "SHORT", defrag, expected_defrag, missed,
+                 nombuf))
     serving = load(args.serving)
     result["requests_after"] = serving.get("requests", 0)
     result["failed_requests_after"] = serving.get("failed", 0)

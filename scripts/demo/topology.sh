@@ -168,7 +168,7 @@ YAML
         cat <<YAML
 controller:
   health_checks: {type: http, path: /healthz, interval: 1s, timeout: 500ms, rise: 2, fall: 2}
-  forwarder_liveness_timeout: 1s
+  forwarder_liveness_timeout: 3s
   drain_time: 2s
   metrics: {address: 127.0.0.1, port: 9100}
   bgp:
