@@ -44,9 +44,11 @@ START_S=$(date +%s.%N)
 FAILED_DRILLS=()
 IN_USE=(be1 be2 be3) # the backends of the VIPs in the node configs; drill 4 adds be4
 
-say() { printf '[%6.1fs] %s\n' "$(echo "$(date +%s.%N) - $START_S" | bc)" "$*"; }
+say() { printf '[%6.1fs] %s\n' "$(elapsed "$START_S")" "$*"; }
 section() { printf '\n== %s\n' "$*"; }
 now() { date +%s.%N; }
+elapsed() { awk -v a="$(now)" -v b="$1" 'BEGIN { printf "%.3f", a - b }'; } # seconds since an earlier $(now)
+since() { printf '%.1f' "$(elapsed "$1")"; }
 
 # --- processes -----------------------------------------------------------------------------------------------
 
@@ -200,7 +202,7 @@ check_result() {
 finish() {
     PHASE=summary
     section "Summary"
-    report summary --results "$RESULTS" --elapsed "$(echo "$(now) - $START_S" | bc)" \
+    report summary --results "$RESULTS" --elapsed "$(elapsed "$START_S")" \
         --json-out "$WORK/summary.json"
     local status=0
     [[ ${#FAILED_DRILLS[@]} -eq 0 ]] && jq -e .all_ok "$WORK/summary.json" >/dev/null || status=1
@@ -249,7 +251,6 @@ install_missing() {
     command -v ethtool >/dev/null || missing+=(ethtool)
     command -v jq >/dev/null || missing+=(jq)
     command -v curl >/dev/null || missing+=(curl)
-    command -v bc >/dev/null || missing+=(bc)
     command -v ip >/dev/null || missing+=(iproute2)
     if [[ ${#missing[@]} -gt 0 ]]; then
         echo "demo: installing ${missing[*]}"
@@ -343,7 +344,7 @@ bring_up() {
     say "router: $VIP via $(route_nexthops | tr '\n' ' ')(ECMP, hash policy L4)"
     jq -n --arg routing "$ROUTING" --arg route "$(ip -n "$NS_ROUTER" route show "$VIP/32")" \
         --arg bird "$(birdc -s "$WORK/bird.ctl" show protocols 2>/dev/null || true)" \
-        --argjson setup_s "$(echo "$(now) - $START_S" | bc)" \
+        --argjson setup_s "$(elapsed "$START_S")" \
         '{ok: true, routing: $routing, route: $route, bird_protocols: $bird, setup_s: $setup_s}' \
         >"$RESULTS/00-setup.json"
 }
@@ -422,7 +423,7 @@ drill_backend_failure() {
     say "be2 /healthz answers 503 from now on"
     for lb in "${LB_NAMES[@]}"; do
         wait_for 15 "$lb to take be2 out" backend_is "$lb" web be2 eligible false
-        echo "$lb $(echo "$(now) - $t0" | bc)" >>"$WORK/drill1-down.txt"
+        echo "$lb $(since "$t0")" >>"$WORK/drill1-down.txt"
     done
     say "both controllers took be2 out of the Maglev tables"
     sleep 4
@@ -489,20 +490,20 @@ drill_forwarder_failure() {
     say "lb1's forwarder killed"
     wait_for 30 "the router to drop lb1 from the VIP's route" route_has 1
     t_withdrawn=$(now)
-    say "router: $VIP via $(route_nexthops | tr '\n' ' ')after $(echo "$t_withdrawn - $t0" | bc) s"
+    say "router: $VIP via $(route_nexthops | tr '\n' ' ')$(since "$t0") s after the kill"
     sleep 4
     t_restart=$(now)
     start_forwarder lb1
     wait_for 90 "forwarder lb1 to run again" forwarder_running lb1
     wait_for 60 "lb1 to announce the VIP again" route_has 2
     t_back=$(now)
-    say "forwarder lb1 restarted; router back to two next hops $(echo "$t_back - $t_restart" | bc) s after the restart"
+    say "forwarder lb1 restarted; router back to two next hops $(since "$t_restart") s after the restart"
     sleep 4
     client_stop hold3
     sniff_dump "$SNAP/drill3-after.sniff.json"
     report forwarder-failure --hold "$WORK/hold3.json" --before "$SNAP/drill3-before.sniff.json" \
-        --after "$SNAP/drill3-after.sniff.json" --killed lb1 --withdrawn-s "$(echo "$t_withdrawn - $t0" | bc)" \
-        --back-s "$(echo "$t_back - $t_restart" | bc)" --result "$RESULTS/04-forwarder-failure.json"
+        --after "$SNAP/drill3-after.sniff.json" --killed lb1 --withdrawn-s "$(awk -v a="$t_withdrawn" -v b="$t0" 'BEGIN { print a - b }')" \
+        --back-s "$(awk -v a="$t_back" -v b="$t_restart" 'BEGIN { print a - b }')" --result "$RESULTS/04-forwarder-failure.json"
     check_result 04-forwarder-failure
 }
 
@@ -530,7 +531,7 @@ drill_backend_added() {
     done
     say "be4 up on both nodes (after its rise checks)"
     # The probe's own connection entries must have expired (tcp_idle_timeout 4s) so its 5-tuples are new flows.
-    while (($(echo "$(now) - $probed < 5" | bc))); do sleep 0.2; done
+    while awk -v e="$(elapsed "$probed")" 'BEGIN { exit !(e < 5) }'; do sleep 0.2; done
     client probe --vip "$VIP" --ports 41000-41399 --concurrency 8 --out "$WORK/probe-after.json"
     sleep 1
     client_stop hold4
@@ -561,7 +562,7 @@ drill_controller_restart() {
     wait_for 60 "the new controller lb1 to see its forwarder and healthy backends" \
         all_backends_eligible lb1 "${IN_USE[@]}"
     t_adopted=$(now)
-    say "controller lb1 back after $(echo "$t_adopted - $t0" | bc) s"
+    say "controller lb1 back after $(since "$t0") s"
     sleep 3
     touch "$WORK/routewatch.stop"
     wait "$watcher" || true
@@ -570,7 +571,7 @@ drill_controller_restart() {
     status_json lb1 >"$WORK/drill5-status.json" || echo '{}' >"$WORK/drill5-status.json"
     report controller-restart --hold "$WORK/hold5.json" --routes "$WORK/routewatch.txt" \
         --before "$SNAP/drill5-before" --after "$SNAP/drill5-after" --node lb1 --status "$WORK/drill5-status.json" \
-        --log "$WORK/ctl-lb1.log" --back-s "$(echo "$t_adopted - $t0" | bc)" --routing "$ROUTING" \
+        --log "$WORK/ctl-lb1.log" --back-s "$(awk -v a="$t_adopted" -v b="$t0" 'BEGIN { print a - b }')" --routing "$ROUTING" \
         --result "$RESULTS/06-controller-restart.json"
     check_result 06-controller-restart
 }

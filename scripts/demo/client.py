@@ -15,6 +15,7 @@ Output: one JSON object. Bounded: every loop ends by count, stop file or --max-s
 import argparse
 import json
 import os
+import random
 import socket
 import struct
 import sys
@@ -219,6 +220,9 @@ def cmd_hold(args):
             json.dump({"connections": [c.result() for c in held]}, f)
 
     def loop(connection):
+        # A random phase per connection: requests spread evenly over the interval, so whatever moment a drill
+        # picks, some of them are in flight.
+        time.sleep(random.uniform(0, args.interval_ms / 1000.0))
         while not should_stop(args, deadline):
             time.sleep(args.interval_ms / 1000.0)
             if should_stop(args, deadline) or not connection.request(args.vip):

@@ -360,9 +360,12 @@ def cmd_controller_restart(args):
     announced = [v.get("announced") for v in status.get("vips", [])]
     try:
         with open(args.log) as f:
-            adopted = [x.strip() for x in f if "adopt" in x][-3:]
+            lines = f.read().splitlines()
     except OSError:
-        adopted = []
+        lines = []
+    restarts = [i for i, x in enumerate(lines) if "exiting for a restart" in x]
+    after_restart = lines[restarts[-1] + 1:] if restarts else []
+    adopted = [x.strip() for x in after_restart if "adopt" in x]
     result = {
         "node": args.node,
         "routing": args.routing,
@@ -371,11 +374,13 @@ def cmd_controller_restart(args):
         "forwarder_tx_while_restarting": tx,
         "vip_announced_after": bool(announced) and all(announced),
         "back_after_s": round(float(args.back_s), 2),
+        "exited_for_restart": bool(restarts),
         "adoption": adopted,
         "long_lived": hold,
         "broken_connections": hold["broken"],
     }
     result["ok"] = (hold["broken"] == 0 and hold["changed_backend"] == 0 and hold["connections"] > 0 and
+                    bool(restarts) and
                     bool(samples) and min(samples) == len(FORWARDERS) and tx > 0 and
                     (result["vip_announced_after"] or args.routing != "bgp"))
     line("router's route to the VIP sampled %d times while the controller was away: never fewer than %d next hops"
@@ -495,7 +500,7 @@ def cmd_summary(args):
     traffic = load(os.path.join(args.results, "01-traffic.json"))
     summary = {
         "routing": setup.get("routing"),
-        "route": setup.get("route"),
+        "route": " ".join((setup.get("route") or "").split()),
         "setup_s": round(setup.get("setup_s", 0), 1),
         "requests": traffic.get("requests", 0),
         "failed_requests": traffic.get("failed_requests", 0),
@@ -507,8 +512,7 @@ def cmd_summary(args):
         "drills": {},
     }
     all_ok = bool(setup.get("ok")) and bool(traffic.get("ok"))
-    print("  routing: %s; %s" % (summary["routing"], " | ".join(
-        x.strip() for x in (summary["route"] or "").splitlines())))
+    print("  routing: %s; %s" % (summary["routing"], summary["route"]))
     print("  traffic: %d requests, %d failed; backends %s; forwarders %s; replies through a forwarder: %s  [%s]" % (
         summary["requests"], summary["failed_requests"], json.dumps(summary["per_backend"]),
         json.dumps(summary["per_forwarder"]), summary["dsr_replies_through_forwarder"],

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# End-to-end test: runs the demo (scripts/demo.sh --json --keep-going: clients, ECMP router, two forwarders,
+# GRE backends with DSR, the five failure drills and malformed frames, all in network namespaces) and checks
+# every outcome in its JSON line, one PASS/FAIL line per check, then that nothing was left behind.
+# usage: scripts/e2e-test.sh
+# Needs root. Takes about two minutes. Exit status 0 when every check passes, 1 otherwise.
+set -euo pipefail
+
+usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
+[[ $# -eq 0 ]] || { usage >&2; exit 2; }
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUTPUT=$(mktemp /tmp/sluice-e2e.XXXXXX)
+cleanup() {
+    local rc=$?
+    rm -f "$OUTPUT" "$OUTPUT.json"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PASSED=0
+FAILED=0
+
+# check DESCRIPTION JQ-EXPRESSION: passes when the expression is true on the demo's JSON; prints what it saw.
+check() {
+    local what=$1 expression=$2 seen
+    seen=$(jq -c "$expression" "$OUTPUT.json" 2>/dev/null || echo "unreadable")
+    if [[ $seen == true ]]; then
+        printf '  PASS  %s\n' "$what"
+        PASSED=$((PASSED + 1))
+    else
+        printf '  FAIL  %s (%s)\n' "$what" "$expression"
+        FAILED=$((FAILED + 1))
+    fi
+}
+
+# value DESCRIPTION JQ-EXPRESSION: prints a measured value next to the checks (not a check).
+value() { printf '        %s: %s\n' "$1" "$(jq -c "$2" "$OUTPUT.json" 2>/dev/null || echo '?')"; }
+
+echo "e2e: running scripts/demo.sh --json --keep-going (output in $OUTPUT while it runs)"
+demo_status=0
+"$ROOT/scripts/demo.sh" --json --keep-going >"$OUTPUT" 2>&1 || demo_status=$?
+tail -n 1 "$OUTPUT" >"$OUTPUT.json"
+if ! jq -e 'type == "object"' "$OUTPUT.json" >/dev/null 2>&1; then
+    echo "e2e: the demo's last line is not a JSON object (exit status $demo_status); its output:"
+    cat "$OUTPUT"
+    echo "e2e test: FAILED"
+    exit 1
+fi
+
+echo "set-up and traffic"
+check "routing through BGP (BIRD and ExaBGP), not a static route" '.routing == "bgp"'
+check "the router's route to the VIP has two next hops" '(.route | [scan("nexthop via")] | length) == 2'
+check "requests were made" '.requests >= 100'
+check "failed_requests == 0" '.failed_requests == 0'
+value "per backend" '.per_backend'
+check "requests spread over all three backends" '[.per_backend["be1", "be2", "be3"] // 0 | . > 0] | all'
+value "per forwarder" '.per_forwarder'
+check "requests spread over both forwarders" '[.per_forwarder["lb1", "lb2"] // 0 | . > 0] | all'
+check "every request attributed to a forwarder" '([.per_forwarder[]] | add) == .requests - .failed_requests'
+check "dsr_replies_through_forwarder == 0" '.dsr_replies_through_forwarder == 0'
+value "DSR packets" '.dsr | {client_to_vip_packets, forwarder_tx_total, vip_to_client_packets}'
+check "forwarders' TX grew by exactly the client->VIP packets" \
+    '.dsr.forwarder_tx_total == .dsr.client_to_vip_packets and .dsr.client_to_vip_packets > 0'
+check "every reply came straight from a backend" \
+    '([.dsr.replies_from_backends[]] | add) == .dsr.vip_to_client_packets and .dsr.vip_to_client_packets > 0'
+
+echo "drill 1: backend failure"
+value "detected after (s)" '.drills.backend_failure.detected_s'
+check "both controllers took the failing backend out" '(.drills.backend_failure.detected_s | length) == 2'
+check "no new connection to it after interval x fall (+1 s)" \
+    '.drills.backend_failure.new_connections_to_backend_after_deadline == 0 and .drills.backend_failure.new_connections_after_deadline > 0'
+check "no new connection failed" '.drills.backend_failure.new_connection_failures == 0'
+check "connections to the other backends untouched" \
+    '.drills.backend_failure.long_lived_on_other_backends > 0 and .drills.backend_failure.broken_on_other_backends == 0 and .drills.backend_failure.changed_on_other_backends == 0'
+check "drill outcome ok" '.drills.backend_failure.ok == true'
+
+echo "drill 2: drain"
+check "no new connection to the drained backend" \
+    '.drills.drain.new_connections_to_drained == 0 and .drills.drain.new_connections_after_drain > 0'
+check "its established long-lived connections keep working" \
+    '.drills.drain.long_lived_on_drained > 0 and .drills.drain.long_lived_on_drained_working == .drills.drain.long_lived_on_drained'
+check "no connection broken" '.drills.drain.long_lived.broken == 0 and .drills.drain.new_connection_failures == 0'
+check "drill outcome ok" '.drills.drain.ok == true'
+
+echo "drill 3: forwarder failure"
+value "connections per forwarder before the kill" '.drills.forwarder_failure.per_forwarder_before'
+check "dozens of long-lived connections over both forwarders" \
+    '.drills.forwarder_failure.connections >= 24 and ([.drills.forwarder_failure.per_forwarder_before["lb1", "lb2"] // 0 | . > 0] | all)'
+check "the killed forwarder's connections moved to the other one" \
+    '.drills.forwarder_failure.moved_to_other_forwarder == .drills.forwarder_failure.per_forwarder_before.lb1'
+check "broken_connections_on_forwarder_failure == 0" '.broken_connections_on_forwarder_failure == 0'
+check "every connection kept its backend" '.drills.forwarder_failure.changed_backend == 0'
+value "route withdrawn after (s)" '.drills.forwarder_failure.route_withdrawn_after_s'
+check "drill outcome ok" '.drills.forwarder_failure.ok == true'
+
+echo "drill 4: backend added"
+value "moved fraction (expected 1/4)" '.drills.backend_added.moved_fraction'
+check "about 1/N of new-flow hashes moved" '(.drills.backend_added.moved_fraction - 0.25 | fabs) <= 0.1'
+check "the moved flows went to the new backend" \
+    '.drills.backend_added.moved_between_old_backends <= 0.05 * .drills.backend_added.flows'
+check "established connections kept their backend" \
+    '.drills.backend_added.long_lived.broken == 0 and .drills.backend_added.long_lived.changed_backend == 0'
+check "drill outcome ok" '.drills.backend_added.ok == true'
+
+echo "drill 5: controller restart"
+check "the VIP stayed announced (two next hops throughout)" '.drills.controller_restart.min_route_next_hops == 2'
+check "forwarding continued" '.drills.controller_restart.forwarder_tx_while_restarting > 0'
+check "no connection broken" '.drills.controller_restart.broken_connections == 0'
+check "drill outcome ok" '.drills.controller_restart.ok == true'
+
+echo "bad input on the wire"
+value "bad frames sent / accounted" '[.bad_frames_sent, .bad_frames_accounted]'
+check "the counters account for every malformed frame sent" \
+    '.bad_frames_sent > 0 and .bad_frames_sent == .bad_frames_accounted'
+check "drop counters match exactly, per reason, on both forwarders" \
+    '[.drills.bad_input.per_forwarder[] | .drops_match] | all'
+check "no mbuf leaked (more bad frames than a pool holds, rx_nombuf 0)" \
+    '[.drills.bad_input.per_forwarder[] | .sent > 8191 and .rx_nombuf == 0] | all'
+check "forwarders kept serving" '.drills.bad_input.requests_after > 0 and .drills.bad_input.failed_requests_after == 0'
+check "drill outcome ok" '.drills.bad_input.ok == true'
+
+echo "afterwards"
+check "the demo reports no leftovers" '.no_leftovers == true'
+if ip netns list | grep -q '^sd-' || compgen -G "/dev/shm/sluice-demo" >/dev/null ||
+    compgen -G "/var/run/dpdk/sluice-demo-*" >/dev/null; then
+    printf '  FAIL  nothing left behind: %s\n' "$(ip netns list | grep '^sd-' | tr '\n' ' ')"
+    FAILED=$((FAILED + 1))
+else
+    printf '  PASS  nothing left behind (no sd-* namespace, no /dev/shm/sluice-demo, no DPDK runtime files)\n'
+    PASSED=$((PASSED + 1))
+fi
+if [[ $demo_status -eq 0 ]]; then
+    printf '  PASS  scripts/demo.sh exited 0\n'
+    PASSED=$((PASSED + 1))
+else
+    printf '  FAIL  scripts/demo.sh exited %s\n' "$demo_status"
+    FAILED=$((FAILED + 1))
+fi
+
+if [[ $FAILED -ne 0 ]]; then
+    echo "--- demo output"
+    cat "$OUTPUT"
+    echo "e2e test: FAILED ($PASSED passed, $FAILED failed)"
+    exit 1
+fi
+echo "e2e test: PASSED ($PASSED passed, $FAILED failed, $(jq .elapsed_s "$OUTPUT.json") s)"
