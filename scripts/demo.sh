@@ -41,7 +41,7 @@ SNAP=$WORK/snap
 mkdir -p "$RESULTS" "$SNAP"
 declare -A PIDS=()
 START_S=$(date +%s.%N)
-FAILED_DRILLS=()
+PHASE="start"
 IN_USE=(be1 be2 be3) # the backends of the VIPs in the node configs; drill 4 adds be4
 
 say() { printf '[%6.1fs] %s\n' "$(elapsed "$START_S")" "$*"; }
@@ -82,11 +82,16 @@ stop() {
     unset "PIDS[$name]"
 }
 
+# Always, also after a failure or Ctrl-C: stop everything, remove the namespaces and files, then print the
+# summary of what was measured (and with --json its JSON line, which also says whether anything was left behind).
 cleanup() {
-    local rc=$? name
+    local rc=$? name status
     trap - EXIT INT TERM
     set +e
-    [[ -n ${PHASE:-} && $rc -ne 0 ]] && echo "demo: stopped during '$PHASE' (status $rc); logs: $WORK" >&2
+    if [[ $PHASE != done ]]; then
+        echo "demo: stopped during '$PHASE' (status $rc); logs in $WORK until the summary is printed" >&2
+    fi
+    say "tearing down"
     for name in "${!PIDS[@]}"; do
         kill -TERM "${PIDS[$name]}" 2>/dev/null
     done
@@ -94,12 +99,21 @@ cleanup() {
         stop "$name" TERM 12
     done
     remove_topology
+    section "Summary"
+    report summary --results "$RESULTS" --elapsed "$(elapsed "$START_S")" --stopped-during "$PHASE" \
+        --json-out "$WORK/summary.json"
+    report leftovers --summary "$WORK/summary.json" >"$WORK/summary-final.json"
+    status=$rc
+    if [[ $status -eq 0 ]] && ! jq -e '.all_ok and .no_leftovers' "$WORK/summary-final.json" >/dev/null; then
+        status=1
+    fi
+    [[ $JSON == 1 ]] && jq -c . "$WORK/summary-final.json"
     if [[ ${SLUICE_DEMO_KEEP:-0} == 1 ]]; then
         echo "demo: work directory kept: $WORK" >&2
     else
         rm -rf "$WORK"
     fi
-    exit "$rc"
+    exit "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -187,11 +201,10 @@ wait_jobs() {
 
 report() { "$PY" "$DEMO/report.py" "$@"; }
 
-# A drill's result file says "ok": true or false; a miss stops the demo unless --keep-going.
+# A drill's result file says "ok": true or false; a miss ends the demo (with its summary) unless --keep-going.
 check_result() {
     local drill=$1
     if ! jq -e .ok "$RESULTS/$drill.json" >/dev/null 2>&1; then
-        FAILED_DRILLS+=("$drill")
         say "MISSED: $drill"
         if [[ $KEEP_GOING == 0 ]]; then
             finish
@@ -200,37 +213,8 @@ check_result() {
 }
 
 finish() {
-    PHASE=summary
-    section "Summary"
-    report summary --results "$RESULTS" --elapsed "$(elapsed "$START_S")" \
-        --json-out "$WORK/summary.json"
-    local status=0
-    [[ ${#FAILED_DRILLS[@]} -eq 0 ]] && jq -e .all_ok "$WORK/summary.json" >/dev/null || status=1
-    PHASE=cleanup
-    say "tearing down"
-    trap - EXIT
-    # Clean up first, so the JSON line (which states there are no leftovers) is the last thing printed.
-    (exit "$status") || true
-    cleanup_quietly
-    report leftovers --summary "$WORK/summary.json" >"$WORK/summary-final.json"
-    if [[ $JSON == 1 ]]; then
-        jq -c . "$WORK/summary-final.json"
-    fi
-    [[ ${SLUICE_DEMO_KEEP:-0} == 1 ]] || rm -rf "$WORK"
-    exit "$status"
-}
-
-cleanup_quietly() {
-    local name
-    set +e
-    for name in "${!PIDS[@]}"; do
-        kill -TERM "${PIDS[$name]}" 2>/dev/null
-    done
-    for name in "${!PIDS[@]}"; do
-        stop "$name" TERM 12
-    done
-    remove_topology
-    set -e
+    PHASE=done
+    exit 0
 }
 
 # --- set-up ----------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ writes the phase's result (JSON, with "ok") for the summary.
                                --back-s S --routing R --result F
   report.py bad-input --sent F --before P --after P --serving F --result F
   report.py show --result F
-  report.py summary --results DIR --elapsed S --json-out F
+  report.py summary --results DIR --elapsed S --stopped-during PHASE --json-out F
   report.py leftovers --summary F
 
 P is a snapshot prefix: P.lb1.json, P.lb2.json (sluice stats --json) and P.sniff.json (sniff.py).
@@ -532,6 +532,10 @@ def cmd_summary(args):
     summary["bad_frames_sent"] = summary["drills"].get("bad_input", {}).get("bad_frames_sent")
     summary["bad_frames_accounted"] = summary["drills"].get("bad_input", {}).get("bad_frames_accounted")
     summary["elapsed_s"] = round(float(args.elapsed), 1)
+    if args.stopped_during != "done":
+        summary["stopped_during"] = args.stopped_during
+        all_ok = False
+        print("  STOPPED during %s" % args.stopped_during)
     summary["all_ok"] = all_ok
     print("  %s in %.0f s" % ("every drill met its target" if all_ok else "NOT every drill met its target",
                               summary["elapsed_s"]))
@@ -618,7 +622,7 @@ def main():
         "--routing", "--result")
     add("bad-input", "--sent", "--before", "--after", "--serving", "--result")
     add("show", "--result")
-    add("summary", "--results", "--elapsed", "--json-out")
+    add("summary", "--results", "--elapsed", "--stopped-during", "--json-out")
     add("leftovers", "--summary")
     args = parser.parse_args()
     handler = globals()["cmd_" + args.command.replace("-", "_")]
