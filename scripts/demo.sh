@@ -364,6 +364,7 @@ client_stop() {
 phase_traffic() {
     PHASE=traffic
     section "Traffic: 600 HTTP requests from $NS_CLIENT to $VIP:$VIP_PORT, each on a new connection"
+    kill -USR2 "${PIDS[sniff]}" # the sniffer forgets flows seen so far
     snapshot traffic-before
     client requests --vip "$VIP" --count 600 --concurrency 6 --out "$WORK/traffic.json" --max-seconds 120
     snapshot traffic-after

@@ -101,13 +101,13 @@ def hold_summary(hold):
 def cmd_traffic(args):
     client = load(args.client)
     before, after = snapshot(args.before), snapshot(args.after)
-    flows = (after["sniff"].get("flows") or {})
+    syn_via = (after["sniff"].get("syn_via") or {})
     per_forwarder = {lb: 0 for lb in FORWARDERS}
     unattributed = 0
     for _, sport, backend, _, _ in client.get("records", []):
-        carried = flows.get(str(sport))
-        if backend is not None and carried:
-            per_forwarder[carried[0]] = per_forwarder.get(carried[0], 0) + 1
+        via = syn_via.get(str(sport))
+        if backend is not None and via:
+            per_forwarder[via] = per_forwarder.get(via, 0) + 1
         elif backend is not None:
             unattributed += 1
     tx = {lb: total(after["stats"][lb], "tx_packets") - total(before["stats"][lb], "tx_packets") for lb in FORWARDERS}

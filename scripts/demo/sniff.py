@@ -16,6 +16,7 @@ counters:
   vip_source_on_fwd_links packets with the VIP as source (outer or inside GRE) on a forwarder link, either
                           direction: a reply passing a forwarder. Must stay 0.
 flows: client source port -> forwarders that carried it, in order of first appearance.
+syn_via: client source port -> the forwarder that carried its last SYN (which forwarder opened the connection).
 """
 import argparse
 import json
@@ -47,6 +48,7 @@ def main():
     for name in bes.values():
         counters["gre_to_be." + name] = counters["replies_from_be." + name] = 0
     flows = {}
+    syn_via = {}
     requests = {"dump": False, "reset": False}
     signal.signal(signal.SIGUSR1, lambda *_: requests.__setitem__("dump", True))
     signal.signal(signal.SIGUSR2, lambda *_: requests.__setitem__("reset", True))
@@ -63,12 +65,14 @@ def main():
         if requests["reset"]:
             requests["reset"] = False
             flows.clear()
+            syn_via.clear()
         if requests["dump"]:
             requests["dump"] = False
             seq += 1
             tmp = args.out + ".tmp"
             with open(tmp, "w") as f:
-                json.dump({"seq": seq, "time": time.time(), "counters": counters, "flows": flows}, f)
+                json.dump({"seq": seq, "time": time.time(), "counters": counters, "flows": flows,
+                           "syn_via": syn_via}, f)
             os.rename(tmp, args.out)
         try:
             frame, address = sock.recvfrom(65535)
@@ -102,6 +106,7 @@ def main():
                         sport = str(int.from_bytes(frame[tcp:tcp + 2], "big"))
                         if frame[tcp + 13] & 0x12 == 0x02:
                             counters["syn_from_fwd." + name] += 1
+                            syn_via[sport] = name
                         carried = flows.setdefault(sport, [])
                         if name not in carried:
                             carried.append(name)
