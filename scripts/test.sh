@@ -54,4 +54,8 @@ if [[ -z "$c_sum" || "$c_sum" != "$java_sum" ]]; then
     exit 1
 fi
 echo "Maglev cross-check: C and Java tables identical (checksum $c_sum)"
+
+log "end to end: demo topology, failure drills, malformed frames (scripts/e2e-test.sh)"
+scripts/e2e-test.sh
+
 log "all tests passed"
