@@ -14,11 +14,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   32 key word 4        40 last seen (ns)    48 backend slot     52 backend generation
  *   56 key length (0 = empty)                 60 IP protocol
  * </pre>
- * Open addressing in aligned buckets of {@link #BUCKET_SIZE} entries: the flow hash picks a bucket, the full key
- * is compared (a hash collision never returns another flow's backend). Entries are never emptied, only
- * overwritten, so the occupied entries of a bucket are a prefix and a lookup stops at the first empty one.
- * An insert takes the first empty entry, else the first expired one, else it evicts the entry seen least
- * recently: a flood of new flows replaces old entries instead of growing memory.
+ * Open addressing with a probe window of {@link #BUCKET_SIZE} entries: the flow hash picks the window's first
+ * entry, any entry of the table (the window wraps at the end), and the full key is compared (a hash collision
+ * never returns another flow's backend). Windows start anywhere rather than on 8-entry boundaries so that the
+ * entries flows hit first spread over every cache set: aligned to 512 bytes they would all fall into one set in
+ * eight, and a few thousand flows would no longer fit in L1/L2. Entries are never emptied, only overwritten, so
+ * every entry a key passes over on its way to an empty one stays occupied (as in linear probing without
+ * deletion) and a lookup stops at the first empty one. An insert takes the first empty entry, else the first
+ * expired one, else it evicts the entry seen least recently: a flood of new flows replaces old entries instead of
+ * growing memory.
  */
 public final class ConnectionTable
 {
@@ -36,7 +40,7 @@ public final class ConnectionTable
     private final HugePageMemory memory;
     private final UnsafeBuffer entries;
     private final int capacity;
-    private final int bucketMask;
+    private final int indexMask;
     private final long tcpTimeoutNs;
     private final long udpTimeoutNs;
     private final long otherTimeoutNs;
@@ -68,7 +72,7 @@ public final class ConnectionTable
             throw new IllegalArgumentException("connection timeouts must be > 0");
         }
         this.capacity = capacity;
-        this.bucketMask = (capacity - 1) & ~(BUCKET_SIZE - 1);
+        this.indexMask = capacity - 1;
         this.tcpTimeoutNs = tcpTimeoutNs;
         this.udpTimeoutNs = udpTimeoutNs;
         this.otherTimeoutNs = otherTimeoutNs;
@@ -89,13 +93,14 @@ public final class ConnectionTable
     public int find(final FlowKey key, final long hash, final long nowNs)
     {
         final UnsafeBuffer entries = this.entries;
-        final int first = (int)hash & bucketMask;
-        final int end = first + BUCKET_SIZE;
+        final int mask = indexMask;
+        final int first = (int)hash & mask;
         int expired = -1;
         int oldest = first;
         long oldestSeen = Long.MAX_VALUE;
-        for (int i = first; i < end; i++)
+        for (int probe = 0; probe < BUCKET_SIZE; probe++)
         {
+            final int i = (first + probe) & mask;
             final int at = i * ENTRY_LENGTH;
             final int length = entries.getInt(at + KEY_LENGTH_OFFSET);
             if (length == 0)
