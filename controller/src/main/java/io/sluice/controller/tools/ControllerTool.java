@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +29,8 @@ import java.util.List;
  * sluice set-weight --config FILE VIP BACKEND WEIGHT   0..65535
  * sluice reload     --config FILE                      re-read the node config: VIPs, backends, weights, checks
  * </pre>
- * VIP is the VIP's name; BACKEND its name or address. Exit status: 0 done, 1 refused or no controller, 2 usage or
+ * VIP is the VIP's name; BACKEND its name or address. Without {@code --config}, the file is {@code $SLUICE_CONFIG},
+ * else {@code /etc/sluice/node.yaml}. Exit status: 0 done, 1 refused or no controller, 2 usage or
  * bad config.
  */
 public final class ControllerTool
@@ -41,6 +43,8 @@ public final class ControllerTool
                sluice undrain    --config FILE VIP BACKEND
                sluice set-weight --config FILE VIP BACKEND WEIGHT
                sluice reload     --config FILE""";
+    /** The node config used when neither --config nor SLUICE_CONFIG names one. */
+    static final Path DEFAULT_CONFIG = Path.of("/etc/sluice/node.yaml");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private ControllerTool()
@@ -92,6 +96,10 @@ public final class ControllerTool
         {
             configFile = Path.of(System.getenv("SLUICE_CONFIG"));
         }
+        if (configFile == null && Files.isRegularFile(DEFAULT_CONFIG))
+        {
+            configFile = DEFAULT_CONFIG;
+        }
         final int expected = switch (command)
         {
             case "status", "reload" -> 0;
@@ -102,7 +110,8 @@ public final class ControllerTool
         if (expected < 0 || positional.size() != expected || configFile == null)
         {
             err.println((expected < 0 ? "sluice: unknown command '" + command + "'" :
-                configFile == null ? "sluice " + command + ": --config FILE is required" :
+                configFile == null ? "sluice " + command + ": --config FILE is required (or SLUICE_CONFIG, or " +
+                DEFAULT_CONFIG + ")" :
                 "sluice " + command + ": expected " + expected + " arguments, got " + positional.size()) + "\n" + USAGE);
             return EXIT_USAGE;
         }
