@@ -147,7 +147,8 @@ public final class Forwarder implements AutoCloseable
                 MBUF_CACHE, MBUF_DATA_ROOM);
             pools.add(pool);
             dpdk.check(shim.sluice_port_configure(id, pool, rxQueues, txQueues, port.rxRing(), port.txRing(),
-                port.mtu(), rxQueues > 1 ? 1 : 0), "configure port " + port.name());
+                port.mtu(), rxQueues > 1 && forwarder.servedBy(port.name()) == null ? 1 : 0),
+                "configure port " + port.name());
             dpdk.check(shim.sluice_port_start(id), "start port " + port.name());
             startedPorts.add(id);
         }
@@ -239,8 +240,10 @@ public final class Forwarder implements AutoCloseable
                 pipelineConfig.otherIdleTimeoutNs());
             final PipelineCounters counters = new PipelineCounters(f.maxVips(), f.maxBackends());
             final PacketPipeline pipeline = new PacketPipeline(pipelineConfig, publisher, table, counters);
+            final String kernelPort = f.kernelPortOf(w.rxPort());
             final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, portIds.get(w.rxPort()),
-                w.rxQueue(), portIds.get(w.txPort()), w.txQueue(), pipeline,
+                w.rxQueue(), portIds.get(w.txPort()), w.txQueue(),
+                kernelPort == null ? ForwarderWorker.NO_KERNEL_PORT : portIds.get(kernelPort), w.rxQueue(), pipeline,
                 new WorkerCounters(forwarderCounters.publisher(i)), SystemNanoClock.INSTANCE);
             final AgentRunner runner = new AgentRunner(idleStrategy(f.idleStrategy()), this::onAgentError, null,
                 worker);
@@ -277,8 +280,10 @@ public final class Forwarder implements AutoCloseable
             final int[] up = new int[1];
             final String link = shim.sluice_port_link(id, speed, up) == 0 ?
                 (up[0] != 0 ? "link up" : "link down") + (speed[0] > 0 ? " " + speed[0] + " Mbps" : "") : "link unknown";
-            log.printf("  port %s: id %d, %d rx / %d tx queues, mtu %d, %s%n", port.name(), id,
-                f.rxQueueCount(port.name()), f.txQueueCount(port.name()), port.mtu(), link);
+            final String role = port.hasKernelPort() ? ", frames for no VIP to kernel port " + port.kernelPort() :
+                f.servedBy(port.name()) != null ? ", kernel port of " + f.servedBy(port.name()) : "";
+            log.printf("  port %s: id %d, %d rx / %d tx queues, mtu %d, %s%s%n", port.name(), id,
+                f.rxQueueCount(port.name()), f.txQueueCount(port.name()), port.mtu(), link, role);
         }
         for (int i = 0; i < f.workers().size(); i++)
         {

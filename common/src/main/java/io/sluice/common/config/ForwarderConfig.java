@@ -112,6 +112,11 @@ public record ForwarderConfig(
      */
     public int rxQueueCount(final String portName)
     {
+        final String served = servedBy(portName);
+        if (served != null)
+        {
+            return rxQueueCount(served); // worker on rx queue q of the data port uses queue q of its kernel port
+        }
         int count = 0;
         for (final WorkerConfig worker : workers)
         {
@@ -131,6 +136,11 @@ public record ForwarderConfig(
      */
     public int txQueueCount(final String portName)
     {
+        final String served = servedBy(portName);
+        if (served != null)
+        {
+            return rxQueueCount(served);
+        }
         int count = 0;
         for (final WorkerConfig worker : workers)
         {
@@ -140,5 +150,41 @@ public record ForwarderConfig(
             }
         }
         return count;
+    }
+
+    /**
+     * Returns the kernel port of a data port.
+     *
+     * @param portName the data port.
+     * @return the kernel port's name, or null when the port has none.
+     */
+    public String kernelPortOf(final String portName)
+    {
+        for (final PortConfig port : ports)
+        {
+            if (port.name().equals(portName))
+            {
+                return port.kernelPort();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Returns the data port a kernel port serves.
+     *
+     * @param portName a port.
+     * @return the data port's name, or null when the port is no kernel port.
+     */
+    public String servedBy(final String portName)
+    {
+        for (final PortConfig port : ports)
+        {
+            if (portName.equals(port.kernelPort()))
+            {
+                return port.name();
+            }
+        }
+        return null;
     }
 }

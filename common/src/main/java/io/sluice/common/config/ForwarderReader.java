@@ -35,6 +35,7 @@ final class ForwarderReader
         final List<String> ealArgs = forwarder.requiredStringList("eal_args");
         final List<PortConfig> ports = readPorts(forwarder);
         final List<WorkerConfig> workers = WorkersReader.read(forwarder, ports, availableCores);
+        checkKernelPorts(forwarder, ports, workers);
         final int mbufs = forwarder.optionalInt("mbufs_per_worker", ForwarderConfig.DEFAULT_MBUFS_PER_WORKER,
             ForwarderConfig.MIN_MBUFS_PER_WORKER, Integer.MAX_VALUE);
         checkMbufsCoverRings(forwarder, mbufs, ports, workers);
@@ -68,7 +69,8 @@ final class ForwarderReader
 
     private static List<PortConfig> readPorts(final MapReader forwarder) throws ConfigException
     {
-        final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring");
+        final List<MapReader> entries =
+            forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring", "kernel_port");
         final List<PortConfig> ports = new ArrayList<>(entries.size());
         final Map<String, String> pathByName = new HashMap<>();
         for (final MapReader entry : entries)
@@ -89,9 +91,75 @@ final class ForwarderReader
                 PortConfig.MIN_RING_SIZE, PortConfig.MAX_RING_SIZE);
             final int txRing = ConfigValues.powerOfTwo(entry, "tx_ring", PortConfig.DEFAULT_RING_SIZE,
                 PortConfig.MIN_RING_SIZE, PortConfig.MAX_RING_SIZE);
-            ports.add(new PortConfig(name, mtu, rxRing, txRing));
+            final String kernelPort = entry.has("kernel_port") ? entry.requiredString("kernel_port") : null;
+            ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort));
         }
         return ports;
+    }
+
+    /**
+     * A kernel port is another configured port that no worker polls or transmits on, serving one data port.
+     */
+    private static void checkKernelPorts(final MapReader forwarder, final List<PortConfig> ports,
+        final List<WorkerConfig> workers) throws ConfigException
+    {
+        final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring",
+            "kernel_port");
+        final Map<String, String> servedBy = new HashMap<>();
+        for (int i = 0; i < ports.size(); i++)
+        {
+            final PortConfig port = ports.get(i);
+            if (!port.hasKernelPort())
+            {
+                continue;
+            }
+            final MapReader entry = entries.get(i);
+            final String kernel = port.kernelPort();
+            final PortConfig target = ports.stream().filter(p -> p.name().equals(kernel)).findFirst().orElse(null);
+            if (target == null)
+            {
+                throw entry.error("kernel_port", "no port named \"" + kernel + "\" (list the kernel's port, e.g. " +
+                    "net_tap0 with --vdev=net_tap0,iface=sl0 in eal_args, under ports too)");
+            }
+            if (kernel.equals(port.name()))
+            {
+                throw entry.error("kernel_port", "a port cannot be its own kernel port");
+            }
+            if (target.hasKernelPort())
+            {
+                throw entry.error("kernel_port", "\"" + kernel + "\" has a kernel port of its own");
+            }
+            final String other = servedBy.putIfAbsent(kernel, port.name());
+            if (other != null)
+            {
+                throw entry.error("kernel_port", "\"" + kernel + "\" is already the kernel port of " + other);
+            }
+            if (!isPolled(workers, port.name()))
+            {
+                throw entry.error("kernel_port", "no worker receives on " + port.name() + ", so nothing would use " +
+                    "its kernel port");
+            }
+            for (final WorkerConfig worker : workers)
+            {
+                if (worker.rxPort().equals(kernel) || worker.txPort().equals(kernel))
+                {
+                    throw entry.error("kernel_port", "\"" + kernel + "\" is a worker's rx_port or tx_port; a " +
+                        "kernel port is served by the workers of " + port.name() + " only");
+                }
+            }
+        }
+    }
+
+    private static boolean isPolled(final List<WorkerConfig> workers, final String port)
+    {
+        for (final WorkerConfig worker : workers)
+        {
+            if (worker.rxPort().equals(port))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -7,8 +7,11 @@ package io.sluice.common.config;
  * @param mtu    the port's MTU in bytes, 68..9600.
  * @param rxRing descriptors per receive queue, a power of two 64..16384.
  * @param txRing descriptors per transmit queue, a power of two 64..16384.
+ * @param kernelPort the port (usually a DPDK {@code net_tap} device) that connects this port to the kernel: frames
+ *                   for no VIP go to it, and what the kernel sends through it leaves on the workers' transmit
+ *                   ports (ARP, BGP, SSH to the node); null when frames for no VIP are dropped (counted).
  */
-public record PortConfig(String name, int mtu, int rxRing, int txRing)
+public record PortConfig(String name, int mtu, int rxRing, int txRing, String kernelPort)
 {
     public static final int DEFAULT_MTU = 1500;
     public static final int MIN_MTU = 68;
@@ -16,4 +19,27 @@ public record PortConfig(String name, int mtu, int rxRing, int txRing)
     public static final int DEFAULT_RING_SIZE = 1024;
     public static final int MIN_RING_SIZE = 64;
     public static final int MAX_RING_SIZE = 16384;
+
+    /**
+     * Creates a port without a kernel path.
+     *
+     * @param name   the DPDK device name.
+     * @param mtu    the MTU.
+     * @param rxRing descriptors per receive queue.
+     * @param txRing descriptors per transmit queue.
+     */
+    public PortConfig(final String name, final int mtu, final int rxRing, final int txRing)
+    {
+        this(name, mtu, rxRing, txRing, null);
+    }
+
+    /**
+     * Tells whether frames for no VIP go to the kernel.
+     *
+     * @return true when a kernel port is set.
+     */
+    public boolean hasKernelPort()
+    {
+        return kernelPort != null;
+    }
 }

@@ -41,6 +41,15 @@ public enum CounterType
     MAX_DUTY_CYCLE_NS(20, Scope.WORKER, Kind.MAXIMUM, "max duty cycle ns", "max_duty_cycle_ns", null),
     /** Version of the forwarding snapshot the worker uses. */
     SNAPSHOT_VERSION(21, Scope.WORKER, Kind.VALUE, "snapshot version", "snapshot_version", null),
+    /** Frames for no VIP handed to the port's kernel port (ARP, BGP, SSH to the node). */
+    KERNEL_TX_PACKETS(22, Scope.WORKER, Kind.COUNTER, "to kernel", "to_kernel", "to_kernel_pps"),
+    /** Frames for no VIP freed because the kernel port's queue was full. */
+    KERNEL_TX_DROPS(23, Scope.WORKER, Kind.COUNTER, "to kernel drops", "to_kernel_drops", "to_kernel_drops_per_s"),
+    /** Frames the kernel sent through its kernel port, transmitted on the wire. */
+    KERNEL_RX_PACKETS(24, Scope.WORKER, Kind.COUNTER, "from kernel", "from_kernel", "from_kernel_pps"),
+    /** Frames from the kernel freed because the wire port's TX queue was full. */
+    KERNEL_RX_DROPS(25, Scope.WORKER, Kind.COUNTER, "from kernel drops", "from_kernel_drops",
+        "from_kernel_drops_per_s"),
 
     VIP_PACKETS(100, Scope.VIP, Kind.COUNTER, "vip packets", "packets", "pps"),
     VIP_BYTES(101, Scope.VIP, Kind.COUNTER, "vip bytes", "bytes", "bytes_per_s"),

@@ -74,6 +74,42 @@ class NodeConfigErrorsTest
         assertEquals("lb1", NodeConfig.parse("node.yaml", BASE, 2).node().name());
     }
 
+    private static final String PORT = "    - name: net_pcap0\n      rx_ring: 1024\n";
+
+    @Test
+    void readsAKernelPortAndSizesItsQueuesLikeItsDataPort() throws ConfigException
+    {
+        final ForwarderConfig forwarder = NodeConfig.parse("node.yaml", with(PORT,
+            "    - name: net_pcap0\n      rx_ring: 1024\n      kernel_port: net_tap0\n    - name: net_tap0\n"), 2)
+            .forwarder();
+        assertEquals("net_tap0", forwarder.kernelPortOf("net_pcap0"));
+        assertEquals("net_pcap0", forwarder.servedBy("net_tap0"));
+        assertEquals(1, forwarder.rxQueueCount("net_tap0"));
+        assertEquals(1, forwarder.txQueueCount("net_tap0"));
+    }
+
+    @Test
+    void rejectsAKernelPortThatIsNotAPort()
+    {
+        fails(with(PORT, "    - name: net_pcap0\n      kernel_port: net_tap0\n"), "forwarder.ports[0].kernel_port",
+            "no port named \"net_tap0\"");
+    }
+
+    @Test
+    void rejectsAKernelPortAWorkerUses()
+    {
+        final String ports = with(PORT, "    - name: net_pcap0\n      kernel_port: net_tap0\n    - name: net_tap0\n");
+        final String yaml = ports.replace(WORKER, "    - core: 0\n      rx_port: net_pcap0\n      tx_port: net_tap0\n");
+        fails(yaml, "forwarder.ports[0].kernel_port", "is a worker's rx_port or tx_port");
+    }
+
+    @Test
+    void rejectsAPortThatIsItsOwnKernelPort()
+    {
+        fails(with(PORT, "    - name: net_pcap0\n      kernel_port: net_pcap0\n"), "forwarder.ports[0].kernel_port",
+            "its own kernel port");
+    }
+
     @Test
     void rejectsUnknownTopLevelKey()
     {

@@ -200,9 +200,17 @@ final class CounterFamilies
             "Frames the DPDK shim refused to transmit.", counter, 1);
         put(specs, CounterType.FORWARDED, "sluice_worker_forwarded_packets_total",
             "Packets forwarded to a backend.", counter, 1);
-        put(specs, CounterType.PASSED, "sluice_worker_passed_packets_total", "Packets passed to the kernel.",
+        put(specs, CounterType.PASSED, "sluice_worker_passed_packets_total", "Packets for no VIP (to the kernel port if any).",
             counter, 1);
         put(specs, CounterType.DROPPED, "sluice_worker_dropped_packets_total", "Packets dropped.", counter, 1);
+        put(specs, CounterType.KERNEL_TX_PACKETS, "sluice_worker_kernel_tx_packets_total",
+            "Frames for no VIP handed to the kernel port.", counter, 1);
+        put(specs, CounterType.KERNEL_TX_DROPS, "sluice_worker_kernel_tx_drops_total",
+            "Frames for no VIP freed because the kernel port was full.", counter, 1);
+        put(specs, CounterType.KERNEL_RX_PACKETS, "sluice_worker_kernel_rx_packets_total",
+            "Frames from the kernel port transmitted on the wire.", counter, 1);
+        put(specs, CounterType.KERNEL_RX_DROPS, "sluice_worker_kernel_rx_drops_total",
+            "Frames from the kernel port freed because the wire's TX queue was full.", counter, 1);
         put(specs, CounterType.DROP_REASON, "sluice_worker_drops_total", "Packets dropped, by reason.", counter, 1);
         put(specs, CounterType.PASS_REASON, "sluice_worker_passes_total", "Packets passed to the kernel, by reason.",
             counter, 1);

@@ -28,6 +28,8 @@ public final class ForwarderCounters
         CounterType.DROPPED, CounterType.CONN_HITS, CounterType.CONN_MISSES, CounterType.CONN_EVICTIONS,
         CounterType.CONN_EXPIRATIONS, CounterType.CONN_REBINDS, CounterType.CONN_ENTRIES, CounterType.HEARTBEAT_MS,
         CounterType.DUTY_CYCLES, CounterType.MAX_DUTY_CYCLE_NS, CounterType.SNAPSHOT_VERSION,
+        CounterType.KERNEL_TX_PACKETS, CounterType.KERNEL_TX_DROPS, CounterType.KERNEL_RX_PACKETS,
+        CounterType.KERNEL_RX_DROPS,
     };
 
     private final CounterAllocator allocator;
@@ -225,7 +227,11 @@ public final class ForwarderCounters
         writer.set(ids[t++], clock.time());
         writer.set(ids[t++], io.dutyCycles());
         writer.set(ids[t++], io.maxDutyCycleNs());
-        writer.set(ids[t], pipeline.snapshot().version());
+        writer.set(ids[t++], pipeline.snapshot().version());
+        writer.set(ids[t++], io.kernelTxPackets());
+        writer.set(ids[t++], io.kernelTxDrops());
+        writer.set(ids[t++], io.kernelRxPackets());
+        writer.set(ids[t], io.kernelRxDrops());
 
         final int[] drops = dropIds[worker];
         for (int r = 0; r < drops.length; r++)

@@ -17,7 +17,12 @@ import org.agrona.concurrent.NanoClock;
  * Duty cycle: read the clock once, RX a burst of up to 32 frames, process it in place (the pipeline picks up a
  * newly published snapshot at the top of the burst), TX the forwarded frames in one call, free the rest in one
  * call, and every {@link #FLUSH_INTERVAL_NS} publish counters. Native calls happen per burst, never per packet.
- * Frames the pipeline passes (not for a VIP) are freed and counted: this forwarder has no kernel path yet.
+ * <p>
+ * Frames the pipeline passes (not for a VIP: ARP, BGP, SSH to the node) go to the receive port's kernel port when
+ * it has one (a DPDK {@code net_tap}: the kernel sees them on its TAP interface), in one call per burst; without one
+ * they are freed and counted. Every {@link #KERNEL_POLL_INTERVAL_NS} the worker also reads what the kernel sent
+ * through its queue of the kernel port and transmits it on its own TX queue: the kernel answers ARP and keeps its
+ * BGP sessions on the data port. Reading a TAP is a system call, hence not every cycle.
  */
 public final class ForwarderWorker implements Agent
 {
@@ -25,6 +30,13 @@ public final class ForwarderWorker implements Agent
      * How often counters are copied to shared memory: often enough for live stats, rarely enough to cost nothing.
      */
     public static final long FLUSH_INTERVAL_NS = 1_000_000L;
+    /**
+     * How often the kernel port is read: often enough for ARP and BGP, rarely enough that its system call costs
+     * nothing at line rate.
+     */
+    public static final long KERNEL_POLL_INTERVAL_NS = 50_000L;
+    /** The kernel port of a worker without one. */
+    public static final int NO_KERNEL_PORT = -1;
 
     private final int id;
     private final int cpu;
@@ -33,15 +45,20 @@ public final class ForwarderWorker implements Agent
     private final int rxQueue;
     private final int txPort;
     private final int txQueue;
+    private final int kernelPort;
+    private final int kernelQueue;
     private final PacketPipeline pipeline;
     private final WorkerCounters counters;
     private final NanoClock clock;
     private final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final DescriptorArray tx = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final DescriptorArray dropped = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final DescriptorArray toKernel = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final DescriptorArray fromKernel = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final FrameBurst burst = new FrameBurst();
     private final String roleName;
     private long nextFlushNs;
+    private long nextKernelPollNs;
 
     /**
      * Creates a worker; nothing runs until an {@code AgentRunner} starts it.
@@ -53,6 +70,8 @@ public final class ForwarderWorker implements Agent
      * @param rxQueue  its queue.
      * @param txPort   port to transmit on.
      * @param txQueue  its queue.
+     * @param kernelPort  the receive port's kernel port, or {@link #NO_KERNEL_PORT}.
+     * @param kernelQueue this worker's queue (RX and TX) on the kernel port.
      * @param pipeline this worker's pipeline.
      * @param counters this worker's counters.
      * @param clock    time source.
@@ -65,6 +84,8 @@ public final class ForwarderWorker implements Agent
         final int rxQueue,
         final int txPort,
         final int txQueue,
+        final int kernelPort,
+        final int kernelQueue,
         final PacketPipeline pipeline,
         final WorkerCounters counters,
         final NanoClock clock)
@@ -76,6 +97,8 @@ public final class ForwarderWorker implements Agent
         this.rxQueue = rxQueue;
         this.txPort = txPort;
         this.txQueue = txQueue;
+        this.kernelPort = kernelPort;
+        this.kernelQueue = kernelQueue;
         this.pipeline = pipeline;
         this.counters = counters;
         this.clock = clock;
@@ -108,9 +131,15 @@ public final class ForwarderWorker implements Agent
     {
         final long startNs = clock.nanoTime();
         final int received = shim.sluice_rx_burst(rxPort, rxQueue, rx.address(), DescriptorLayout.BURST_MAX);
+        int work = received;
         if (received > 0)
         {
             processBurst(received, startNs);
+        }
+        if (kernelPort != NO_KERNEL_PORT && startNs - nextKernelPollNs >= 0)
+        {
+            nextKernelPollNs = startNs + KERNEL_POLL_INTERVAL_NS;
+            work += relayFromKernel();
         }
         counters.onDutyCycle(clock.nanoTime() - startNs);
         if (startNs - nextFlushNs >= 0)
@@ -118,7 +147,19 @@ public final class ForwarderWorker implements Agent
             nextFlushNs = startNs + FLUSH_INTERVAL_NS;
             counters.flush(pipeline);
         }
-        return received;
+        return work;
+    }
+
+    private int relayFromKernel()
+    {
+        final int read = shim.sluice_rx_burst(kernelPort, kernelQueue, fromKernel.address(), DescriptorLayout.BURST_MAX);
+        if (read > 0)
+        {
+            // The shim frees what the wire does not take.
+            final int sent = shim.sluice_tx_burst(txPort, txQueue, fromKernel.address(), read);
+            counters.onKernelRx(sent, read - sent);
+        }
+        return read;
     }
 
     private void processBurst(final int received, final long nowNs)
@@ -151,19 +192,31 @@ public final class ForwarderWorker implements Agent
         pipeline.processBurst(burst, nowNs);
 
         int toSend = 0;
+        int kernelCount = 0;
         long txBytes = 0;
+        final boolean kernel = kernelPort != NO_KERNEL_PORT;
         for (int i = 0; i < frames; i++)
         {
-            if (burst.verdict(i) == Verdict.FORWARD)
+            final int verdict = burst.verdict(i);
+            if (verdict == Verdict.FORWARD)
             {
                 tx.copyFrom(rx, i, toSend);
                 tx.frame(toSend++, burst.offset(i), burst.length(i));
                 txBytes += burst.length(i);
             }
+            else if (verdict == Verdict.PASS && kernel)
+            {
+                toKernel.copyFrom(rx, i, kernelCount++);
+            }
             else
             {
                 dropped.copyFrom(rx, i, droppedCount++);
             }
+        }
+        if (kernelCount > 0)
+        {
+            final int handed = shim.sluice_tx_burst(kernelPort, kernelQueue, toKernel.address(), kernelCount);
+            counters.onKernelTx(handed, kernelCount - handed);
         }
         int sent = 0;
         int rejected = 0;

@@ -32,6 +32,10 @@ public final class WorkerCounters
     long txRejected;
     long dutyCycles;
     long maxDutyCycleNs;
+    long kernelTxPackets;
+    long kernelTxDrops;
+    long kernelRxPackets;
+    long kernelRxDrops;
 
     /**
      * Creates counters.
@@ -52,6 +56,18 @@ public final class WorkerCounters
         txBytes += sentBytes;
         txFullDrops += txFull;
         txRejected += rejected;
+    }
+
+    void onKernelTx(final int sent, final int dropped)
+    {
+        kernelTxPackets += sent;
+        kernelTxDrops += dropped;
+    }
+
+    void onKernelRx(final int sent, final int dropped)
+    {
+        kernelRxPackets += sent;
+        kernelRxDrops += dropped;
     }
 
     void onDutyCycle(final long durationNs)
@@ -106,5 +122,25 @@ public final class WorkerCounters
     public long maxDutyCycleNs()
     {
         return maxDutyCycleNs;
+    }
+
+    public long kernelTxPackets()
+    {
+        return kernelTxPackets;
+    }
+
+    public long kernelTxDrops()
+    {
+        return kernelTxDrops;
+    }
+
+    public long kernelRxPackets()
+    {
+        return kernelRxPackets;
+    }
+
+    public long kernelRxDrops()
+    {
+        return kernelRxDrops;
     }
 }
