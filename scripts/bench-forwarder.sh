@@ -150,22 +150,9 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 install_packages() {
-    local missing=()
-    command -v dpdk-testpmd >/dev/null || missing+=(dpdk)
-    pkg-config --exists libdpdk 2>/dev/null || missing+=(libdpdk-dev)
-    command -v pkg-config >/dev/null || missing+=(pkg-config)
-    command -v cc >/dev/null || missing+=(gcc)
-    command -v make >/dev/null || missing+=(make)
-    command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
-    command -v mvn >/dev/null || missing+=(maven)
-    command -v jq >/dev/null || missing+=(jq)
-    command -v python3 >/dev/null || missing+=(python3)
-    if [[ ${#missing[@]} -gt 0 ]]; then
-        [[ $(id -u) -eq 0 ]] || die "need root to install ${missing[*]}"
-        log "installing ${missing[*]}"
-        apt-get update -q >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
-    fi
+    # shellcheck source=scripts/lib/packages.sh
+    source "$root/scripts/lib/packages.sh"
+    install_missing_packages bench-forwarder "${SLUICE_BUILD_PACKAGES[@]}" jq python3
 }
 
 meminfo() {

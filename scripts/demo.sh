@@ -220,28 +220,9 @@ finish() {
 # --- set-up ----------------------------------------------------------------------------------------------------
 
 install_missing() {
-    local missing=()
-    command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
-    command -v mvn >/dev/null || missing+=(maven)
-    command -v cc >/dev/null || missing+=(gcc)
-    command -v make >/dev/null || missing+=(make)
-    command -v pkg-config >/dev/null || missing+=(pkg-config)
-    [[ -f /usr/include/xxhash.h ]] || missing+=(libxxhash-dev)
-    pkg-config --exists libdpdk 2>/dev/null || missing+=(libdpdk-dev)
-    command -v dpdk-testpmd >/dev/null || missing+=(dpdk)
-    command -v bird >/dev/null || missing+=(bird2)
-    command -v exabgp >/dev/null || missing+=(exabgp)
-    "$PY" -c 'import scapy' 2>/dev/null || missing+=(python3-scapy)
-    command -v ethtool >/dev/null || missing+=(ethtool)
-    command -v jq >/dev/null || missing+=(jq)
-    command -v curl >/dev/null || missing+=(curl)
-    command -v ip >/dev/null || missing+=(iproute2)
-    if [[ ${#missing[@]} -gt 0 ]]; then
-        echo "demo: installing ${missing[*]}"
-        apt-get update -q
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
-    fi
-    # BIRD's Debian service would own the default control socket; the demo runs its own in a namespace.
+    # shellcheck source=scripts/lib/packages.sh
+    source "$ROOT/scripts/lib/packages.sh"
+    install_missing_packages demo "${SLUICE_BUILD_PACKAGES[@]}" "${SLUICE_TOPOLOGY_PACKAGES[@]}"
 }
 
 build() {

@@ -8,33 +8,9 @@ cd "$ROOT"
 
 log() { printf '== %s\n' "$*"; }
 
-install_packages() {
-    local missing=()
-    command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
-    command -v mvn >/dev/null || missing+=(maven)
-    command -v cc >/dev/null || missing+=(gcc)
-    command -v make >/dev/null || missing+=(make)
-    command -v pkg-config >/dev/null || missing+=(pkg-config)
-    [[ -f /usr/include/xxhash.h ]] || missing+=(libxxhash-dev)
-    pkg-config --exists libdpdk 2>/dev/null || missing+=(libdpdk-dev)
-    command -v dpdk-testpmd >/dev/null || missing+=(dpdk)
-    command -v bird >/dev/null || missing+=(bird2)
-    command -v exabgp >/dev/null || missing+=(exabgp)
-    command -v ip >/dev/null || missing+=(iproute2)
-    command -v curl >/dev/null || missing+=(curl)
-    /usr/bin/python3 -c 'import scapy' 2>/dev/null || missing+=(python3-scapy)
-    if [[ ${#missing[@]} -gt 0 ]]; then
-        log "installing ${missing[*]}"
-        if [[ $(id -u) -ne 0 ]]; then
-            echo "test.sh: need root to install ${missing[*]}" >&2
-            exit 2
-        fi
-        apt-get update -q
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
-    fi
-}
-
-install_packages
+# shellcheck source=scripts/lib/packages.sh
+source "$ROOT/scripts/lib/packages.sh"
+install_missing_packages test.sh "${SLUICE_BUILD_PACKAGES[@]}" "${SLUICE_TOPOLOGY_PACKAGES[@]}"
 
 log "building native code and running the DPDK shim smoke test (net_ring, net_null, net_pcap)"
 make -s -C native all test

@@ -1,0 +1,46 @@
+# shellcheck shell=bash disable=SC2034
+# Debian packages the scripts need, and one way to install the missing ones. Sourced by test.sh, demo.sh and
+# bench-forwarder.sh, so that a tool added for one of them is installed by all that need it.
+
+# What building and running Sluice needs.
+SLUICE_BUILD_PACKAGES=(openjdk-17-jdk-headless maven gcc make pkg-config libxxhash-dev libdpdk-dev dpdk)
+# What the namespace topologies need (system tests, the demo): router, BGP, tools inside the namespaces.
+SLUICE_TOPOLOGY_PACKAGES=(bird2 exabgp iproute2 curl python3-scapy ethtool jq)
+
+# package_missing PACKAGE: succeeds when the package's tool or file is not on this machine.
+package_missing() {
+    case "$1" in
+        openjdk-17-jdk-headless) ! command -v javac >/dev/null ;;
+        maven) ! command -v mvn >/dev/null ;;
+        gcc) ! command -v cc >/dev/null ;;
+        libxxhash-dev) [[ ! -f /usr/include/xxhash.h ]] ;;
+        libdpdk-dev) ! pkg-config --exists libdpdk 2>/dev/null ;;
+        dpdk) ! command -v dpdk-testpmd >/dev/null ;;
+        bird2) ! command -v bird >/dev/null ;;
+        iproute2) ! command -v ip >/dev/null ;;
+        # Debian's python3: the python3 first on PATH may be another build without scapy.
+        python3-scapy) ! /usr/bin/python3 -c 'import scapy' 2>/dev/null ;;
+        *) ! command -v "$1" >/dev/null ;;
+    esac
+}
+
+# install_missing_packages WHO PACKAGE...: installs, with apt-get, those of the packages that are missing; WHO
+# names the script in its messages. Without root, it says what is missing and exits 2.
+install_missing_packages() {
+    local who=$1 package
+    shift
+    local missing=()
+    for package in "$@"; do
+        if package_missing "$package"; then
+            missing+=("$package")
+        fi
+    done
+    [[ ${#missing[@]} -eq 0 ]] && return 0
+    if [[ $(id -u) -ne 0 ]]; then
+        echo "$who: need root to install ${missing[*]}" >&2
+        exit 2
+    fi
+    echo "$who: installing ${missing[*]}" >&2
+    apt-get update -q >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
+}
