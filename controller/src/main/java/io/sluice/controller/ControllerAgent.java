@@ -236,13 +236,8 @@ public final class ControllerAgent implements Agent
         {
             message.append("; NOT saved to ").append(overridesFile.path()).append(": ").append(ex.getMessage());
         }
-        session.enqueue(List.of(command));
-        session.poll(nowMs);
-        final boolean confirmed = !session.unconfirmedCommands().contains(command) && liveness.isAlive();
-        message.append(confirmed ? "; forwarder confirmed" :
+        message.append(sendNow(List.of(command), nowMs) ? "; forwarder confirmed" :
             "; forwarder has not confirmed yet (" + liveness.reason() + "): it gets it when it answers");
-        nextStateMs = 0;
-        nextStatusMs = 0;
         return new OperatorRequest.Reply(true, message.toString());
     }
 
@@ -276,15 +271,34 @@ public final class ControllerAgent implements Agent
         weights = nextWeights;
         config = next;
         plan.changes().forEach(change -> out.println("controller: reload: " + change));
-        session.enqueue(plan.commands());
-        session.poll(nowMs);
-        nextStateMs = 0;
-        nextStatusMs = 0;
-        final boolean confirmed = liveness.isAlive() && session.unconfirmedCommands().isEmpty();
+        final boolean confirmed = sendNow(plan.commands(), nowMs);
         final String summary = plan.changes().isEmpty() ? "reloaded " + configFile + ": no change" :
             "reloaded " + configFile + ":\n  " + String.join("\n  ", plan.changes());
         return new OperatorRequest.Reply(true, summary + (plan.commands().isEmpty() ? "" : confirmed ?
             "\nforwarder confirmed" : "\nforwarder has not confirmed yet (" + liveness.reason() + ")"));
+    }
+
+    /**
+     * Sends an operator's commands at once rather than at the next cycle, and has status and forwarder state
+     * refreshed right after, so the operator's answer and the next status show the change.
+     *
+     * @return true when the forwarder is alive and confirmed every one of them.
+     */
+    private boolean sendNow(final List<ControlCommand> commands, final long nowMs)
+    {
+        session.enqueue(commands);
+        session.poll(nowMs);
+        nextStateMs = 0;
+        nextStatusMs = 0;
+        final List<ControlCommand> unconfirmed = session.unconfirmedCommands();
+        for (final ControlCommand command : commands)
+        {
+            if (unconfirmed.contains(command))
+            {
+                return false;
+            }
+        }
+        return liveness.isAlive();
     }
 
     private int refreshForwarderState(final long nowMs)
