@@ -7,6 +7,9 @@ import io.sluice.forwarder.protocol.Ipv4Header;
 import io.sluice.forwarder.protocol.Ipv6Header;
 import io.sluice.forwarder.protocol.Protocols;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
 
 /**
  * Wraps an IP packet in Ethernet + outer IP + GRE (RFC 2784) in front of it, in the frame's headroom: the payload
@@ -22,6 +25,8 @@ public final class GreEncapsulator
     public static final int IPV4_OVERHEAD = EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH + GreHeader.LENGTH;
     public static final int IPV6_OVERHEAD = EthernetHeader.LENGTH + Ipv6Header.LENGTH + GreHeader.LENGTH;
     private static final int OUTER_TTL = 64;
+    private static final int GRE_IPV4_LITTLE_ENDIAN = 0x0008;
+    private static final int GRE_IPV6_LITTLE_ENDIAN = 0xDD86;
 
     private final EthernetHeader ethernet = new EthernetHeader();
     private final Ipv4Header ipv4 = new Ipv4Header();
@@ -35,6 +40,12 @@ public final class GreEncapsulator
     private final long sourceV6High;
     private final long sourceV6Low;
     private final int tunnelMtu;
+    private final long v4Word0;
+    private final long v4Word1;
+    private final long v4Word2;
+    private final long v4Word3;
+    private final long v4Word4;
+    private final long v4ChecksumBase;
 
     /**
      * Creates an encapsulator for one node's addresses.
@@ -52,6 +63,27 @@ public final class GreEncapsulator
         sourceV6High = AddressWords.bigEndian64(v6, 0);
         sourceV6Low = AddressWords.bigEndian64(v6, 8);
         tunnelMtu = config.tunnelMtu();
+
+        // The IPv4 outer headers with every per-packet field zero, written once with the flyweights.
+        final UnsafeBuffer template = new UnsafeBuffer(new byte[IPV4_OVERHEAD + 2]);
+        ethernet.wrap(template, 0);
+        ethernet.macs(nextHopMac, ownMac).etherType(Protocols.ETHERTYPE_IPV4);
+        ipv4.wrap(template, EthernetHeader.LENGTH);
+        ipv4.writeBasic(0, 0, Ipv4Header.FLAG_DONT_FRAGMENT, OUTER_TTL, Protocols.IPPROTO_GRE, sourceV4, 0);
+        template.putShort(EthernetHeader.LENGTH + Ipv4Header.CHECKSUM_FIELD_OFFSET, (short)0);
+        gre.wrap(template, EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH);
+        gre.write(0);
+        v4Word0 = template.getLong(0, ByteOrder.LITTLE_ENDIAN);
+        v4Word1 = template.getLong(8, ByteOrder.LITTLE_ENDIAN);
+        v4Word2 = template.getLong(16, ByteOrder.LITTLE_ENDIAN);
+        v4Word3 = template.getLong(24, ByteOrder.LITTLE_ENDIAN);
+        v4Word4 = template.getLong(30, ByteOrder.LITTLE_ENDIAN);
+        long sum = 0;
+        for (int i = 0; i < Ipv4Header.MIN_LENGTH; i += 2)
+        {
+            sum += template.getShort(EthernetHeader.LENGTH + i, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        }
+        v4ChecksumBase = sum;
     }
 
     /**
@@ -80,56 +112,78 @@ public final class GreEncapsulator
         final long backendHigh,
         final long backendLow)
     {
-        final int greProtocol = innerIpv6 ? Protocols.ETHERTYPE_IPV6 : Protocols.ETHERTYPE_IPV4;
-        final int start;
-        if (!backendIpv6)
+        if (backendIpv6)
         {
-            start = innerOffset - IPV4_OVERHEAD;
-            final int outerLength = Ipv4Header.MIN_LENGTH + GreHeader.LENGTH + innerLength;
-            if (!hasSourceV4)
-            {
-                return failure(DropReason.NO_TUNNEL_SOURCE);
-            }
-            if (start < 0)
-            {
-                return failure(DropReason.NO_HEADROOM);
-            }
-            if (outerLength > tunnelMtu)
-            {
-                return failure(DropReason.ENCAPSULATED_TOO_BIG);
-            }
-            ethernet.wrap(buffer, start);
-            ethernet.macs(nextHopMac, ownMac).etherType(Protocols.ETHERTYPE_IPV4);
-            ipv4.wrap(buffer, start + EthernetHeader.LENGTH);
-            ipv4.writeBasic(tos, outerLength, Ipv4Header.FLAG_DONT_FRAGMENT, OUTER_TTL, Protocols.IPPROTO_GRE,
-                sourceV4, (int)backendHigh);
-            gre.wrap(buffer, start + EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH);
+            return encapsulateIpv6(buffer, innerOffset, innerLength, innerIpv6, tos, flowHash, backendHigh, backendLow);
         }
-        else
+        final int start = innerOffset - IPV4_OVERHEAD;
+        final int outerLength = Ipv4Header.MIN_LENGTH + GreHeader.LENGTH + innerLength;
+        if (!hasSourceV4)
         {
-            start = innerOffset - IPV6_OVERHEAD;
-            final int payloadLength = GreHeader.LENGTH + innerLength;
-            if (!hasSourceV6)
-            {
-                return failure(DropReason.NO_TUNNEL_SOURCE);
-            }
-            if (start < 0)
-            {
-                return failure(DropReason.NO_HEADROOM);
-            }
-            if (Ipv6Header.LENGTH + payloadLength > tunnelMtu)
-            {
-                return failure(DropReason.ENCAPSULATED_TOO_BIG);
-            }
-            ethernet.wrap(buffer, start);
-            ethernet.macs(nextHopMac, ownMac).etherType(Protocols.ETHERTYPE_IPV6);
-            ipv6.wrap(buffer, start + EthernetHeader.LENGTH);
-            ipv6.write(tos, (int)flowHash, payloadLength, Protocols.IPPROTO_GRE, OUTER_TTL, sourceV6High,
-                sourceV6Low, backendHigh, backendLow);
-            gre.wrap(buffer, start + EthernetHeader.LENGTH + Ipv6Header.LENGTH);
+            return failure(DropReason.NO_TUNNEL_SOURCE);
         }
-        gre.write(greProtocol);
+        if (start < 0)
+        {
+            return failure(DropReason.NO_HEADROOM);
+        }
+        if (outerLength > tunnelMtu)
+        {
+            return failure(DropReason.ENCAPSULATED_TOO_BIG);
+        }
+        // The 38 header bytes are five little-endian words of the template with the per-packet fields OR-ed in:
+        // DSCP/ECN (byte 15), total length (16-17), checksum (24-25), backend address (30-33), GRE protocol (36-37).
+        final int destination = (int)backendHigh;
+        long sum = v4ChecksumBase + tos + outerLength + (destination >>> 16) + (destination & 0xFFFF);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        final int checksum = ~(int)sum & 0xFFFF;
+        final int greProtocol = innerIpv6 ? GRE_IPV6_LITTLE_ENDIAN : GRE_IPV4_LITTLE_ENDIAN;
+        buffer.putLong(start, v4Word0, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(start + 8, v4Word1 | ((long)tos << 56), ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(start + 16, v4Word2 | swap16(outerLength), ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(start + 24, v4Word3 | swap16(checksum), ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(start + 30, v4Word4 | (Integer.reverseBytes(destination) & 0xFFFF_FFFFL) |
+            ((long)greProtocol << 48), ByteOrder.LITTLE_ENDIAN);
         return start;
+    }
+
+    private int encapsulateIpv6(
+        final MutableDirectBuffer buffer,
+        final int innerOffset,
+        final int innerLength,
+        final boolean innerIpv6,
+        final int tos,
+        final long flowHash,
+        final long backendHigh,
+        final long backendLow)
+    {
+        final int start = innerOffset - IPV6_OVERHEAD;
+        final int payloadLength = GreHeader.LENGTH + innerLength;
+        if (!hasSourceV6)
+        {
+            return failure(DropReason.NO_TUNNEL_SOURCE);
+        }
+        if (start < 0)
+        {
+            return failure(DropReason.NO_HEADROOM);
+        }
+        if (Ipv6Header.LENGTH + payloadLength > tunnelMtu)
+        {
+            return failure(DropReason.ENCAPSULATED_TOO_BIG);
+        }
+        ethernet.wrap(buffer, start);
+        ethernet.macs(nextHopMac, ownMac).etherType(Protocols.ETHERTYPE_IPV6);
+        ipv6.wrap(buffer, start + EthernetHeader.LENGTH);
+        ipv6.write(tos, (int)flowHash, payloadLength, Protocols.IPPROTO_GRE, OUTER_TTL, sourceV6High,
+            sourceV6Low, backendHigh, backendLow);
+        gre.wrap(buffer, start + EthernetHeader.LENGTH + Ipv6Header.LENGTH);
+        gre.write(innerIpv6 ? Protocols.ETHERTYPE_IPV6 : Protocols.ETHERTYPE_IPV4);
+        return start;
+    }
+
+    private static long swap16(final int value)
+    {
+        return ((value & 0xFF) << 8) | (value >>> 8);
     }
 
     private static int failure(final DropReason reason)
