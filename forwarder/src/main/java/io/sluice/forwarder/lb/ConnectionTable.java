@@ -143,6 +143,19 @@ public final class ConnectionTable
         return -(oldest + 1);
     }
 
+    /**
+     * Loads the first entry a lookup of this hash will read, and returns a word of it, so that a burst can start
+     * all its cache misses before its first lookup. The value means nothing; callers keep it (e.g. summed into a
+     * field) so the load is not optimised away.
+     *
+     * @param hash the flow's hash.
+     * @return a word of the entry.
+     */
+    public int warm(final long hash)
+    {
+        return entries.getInt(((int)hash & indexMask) * ENTRY_LENGTH + KEY_LENGTH_OFFSET);
+    }
+
     private int markExpired(final int index)
     {
         lastMissEvicts = false;

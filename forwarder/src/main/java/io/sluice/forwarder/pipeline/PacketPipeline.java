@@ -14,6 +14,7 @@ import io.sluice.forwarder.protocol.Protocols;
 import io.sluice.forwarder.protocol.TcpHeader;
 import io.sluice.forwarder.protocol.UdpHeader;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
@@ -35,6 +36,10 @@ public final class PacketPipeline
     private static final int PARSED_FLOW = 0;
     private static final int PARSED_FRAGMENT = 1;
     private static final int PASS_BASE = 2;
+    // classify(): the frame is for a VIP and its flow is hashed, ready for backend selection
+    private static final int MATCHED = PARSED_FLOW;
+    // slotTos: set for an IPv6 inner packet, above the 8 bits of DSCP + ECN
+    private static final int IPV6_PACKET = 0x100;
 
     private final EthernetHeader ethernet = new EthernetHeader();
     private final Ipv4Header ipv4 = new Ipv4Header();
@@ -42,7 +47,7 @@ public final class PacketPipeline
     private final TcpHeader tcp = new TcpHeader();
     private final UdpHeader udp = new UdpHeader();
     private final IcmpHeader icmp = new IcmpHeader();
-    private final FlowKey key = new FlowKey();
+    private final FlowKey[] keys = new FlowKey[FrameBurst.MAX_BURST];
     private final GreEncapsulator encapsulator;
     private final ConnectionTable connections;
     private final PipelineCounters counters;
@@ -51,6 +56,19 @@ public final class PacketPipeline
 
     private ForwardingSnapshot snapshot;
     private long nowNs;
+
+    // What classifying each frame of the burst found (indexed by burst slot), for the forwarding pass.
+    private final int[] slotVip = new int[FrameBurst.MAX_BURST];
+    private final long[] slotHash = new long[FrameBurst.MAX_BURST];
+    private final int[] slotIpOffset = new int[FrameBurst.MAX_BURST];
+    private final int[] slotIpEnd = new int[FrameBurst.MAX_BURST];
+    private final int[] slotTos = new int[FrameBurst.MAX_BURST];
+    private final int[] slotClass = new int[FrameBurst.MAX_BURST];
+    // Sum of the connection-table words loaded ahead of the lookups; kept so the loads are not optimised away.
+    private int warmSink;
+
+    // the key the parser fills: the one of the frame being classified
+    private FlowKey key;
 
     // the packet being processed
     private int ipOffset;
@@ -89,6 +107,11 @@ public final class PacketPipeline
         this.counters = counters;
         this.hashSeed = config.hashSeed();
         this.snapshot = snapshots.current();
+        for (int i = 0; i < keys.length; i++)
+        {
+            keys[i] = new FlowKey();
+        }
+        key = keys[0];
     }
 
     /**
@@ -119,6 +142,11 @@ public final class PacketPipeline
 
     /**
      * Processes every frame of a burst in place and records each verdict in the burst.
+     * <p>
+     * Three passes, each frame in order: classify every frame (parse, match a VIP, hash the flow); load the first
+     * connection-table entry of every matched flow, so that the cache misses of the burst overlap instead of
+     * following one another; then choose each flow's backend and encapsulate. Frames are looked up and inserted in
+     * burst order, so a flow that appears twice in a burst is treated exactly as in {@link #process}.
      *
      * @param burst the frames.
      * @param nowNs the time for the burst.
@@ -127,15 +155,39 @@ public final class PacketPipeline
     public int processBurst(final FrameBurst burst, final long nowNs)
     {
         beginBurst(nowNs);
-        int forwarded = 0;
-        for (int i = 0, n = burst.count; i < n; i++)
+        final int n = burst.count;
+        final UnsafeBuffer[] buffers = burst.buffers;
+        final int[] offsets = burst.offsets;
+        final int[] lengths = burst.lengths;
+        final int[] slotClass = this.slotClass;
+        for (int i = 0; i < n; i++)
         {
-            final int verdict = process(burst.buffers[i], burst.offsets[i], burst.lengths[i]);
-            burst.verdicts[i] = verdict;
+            slotClass[i] = classify(i, buffers[i], offsets[i], lengths[i]);
+        }
+
+        final ConnectionTable connections = this.connections;
+        final long[] slotHash = this.slotHash;
+        int sink = 0;
+        for (int i = 0; i < n; i++)
+        {
+            if (slotClass[i] == MATCHED)
+            {
+                sink += connections.warm(slotHash[i]);
+            }
+        }
+        warmSink += sink;
+
+        final int[] verdicts = burst.verdicts;
+        int forwarded = 0;
+        for (int i = 0; i < n; i++)
+        {
+            final int classified = slotClass[i];
+            final int verdict = classified == MATCHED ? forward(i, buffers[i], lengths[i]) : unmatched(classified);
+            verdicts[i] = verdict;
             if (verdict == Verdict.FORWARD)
             {
-                burst.offsets[i] = outOffset;
-                burst.lengths[i] = outLength;
+                offsets[i] = outOffset;
+                lengths[i] = outLength;
                 forwarded++;
             }
             else if (verdict == Verdict.DROP)
@@ -157,36 +209,62 @@ public final class PacketPipeline
      */
     public int process(final MutableDirectBuffer buffer, final int offset, final int length)
     {
+        final int classified = classify(0, buffer, offset, length);
+        return classified == MATCHED ? forward(0, buffer, length) : unmatched(classified);
+    }
+
+    // Parses a frame, matches its VIP and hashes its flow into burst slot {@code slot}: MATCHED, else the parse
+    // result (a pass or a drop code) to hand to unmatched().
+    private int classify(final int slot, final MutableDirectBuffer buffer, final int offset, final int length)
+    {
+        final FlowKey key = keys[slot];
+        this.key = key;
         final int parsed = parse(buffer, offset, length);
-        if (parsed < 0)
+        if (parsed < 0 || parsed >= PASS_BASE)
         {
-            return drop(-1 - parsed);
-        }
-        if (parsed >= PASS_BASE)
-        {
-            return pass(parsed - PASS_BASE);
+            return parsed;
         }
         final VipTable vips = snapshot.vips();
         final int vip = parsed == PARSED_FLOW ? vips.find(key) : vips.findFragmentVip(key);
         if (vip == VipTable.NOT_FOUND)
         {
-            return pass(PassReason.NO_VIP.ordinal());
+            return passCode(PassReason.NO_VIP);
         }
-        final long hash = key.hash(hashSeed);
-        final int chosen = selectBackend(vip, hash);
+        slotVip[slot] = vip;
+        slotHash[slot] = key.hash(hashSeed);
+        slotIpOffset[slot] = ipOffset;
+        slotIpEnd[slot] = ipEnd;
+        slotTos[slot] = ipv6Packet ? tos | IPV6_PACKET : tos;
+        return MATCHED;
+    }
+
+    private int unmatched(final int classified)
+    {
+        return classified < 0 ? drop(-1 - classified) : pass(classified - PASS_BASE);
+    }
+
+    // Chooses the backend of the frame classified into burst slot {@code slot} and encapsulates it.
+    private int forward(final int slot, final MutableDirectBuffer buffer, final int length)
+    {
+        final int vip = slotVip[slot];
+        final long hash = slotHash[slot];
+        final int chosen = selectBackend(keys[slot], vip, hash);
         if (chosen < 0)
         {
             return drop(DropReason.NO_BACKEND.ordinal());
         }
         final ForwardingSnapshot snapshot = this.snapshot;
-        final int start = encapsulator.encapsulate(buffer, ipOffset, ipEnd - ipOffset, ipv6Packet, tos, hash,
-            snapshot.isBackendIpv6(chosen), snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
+        final int innerOffset = slotIpOffset[slot];
+        final int tos = slotTos[slot];
+        final int start = encapsulator.encapsulate(buffer, innerOffset, slotIpEnd[slot] - innerOffset,
+            (tos & IPV6_PACKET) != 0, tos & 0xFF, hash, snapshot.isBackendIpv6(chosen),
+            snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
         if (start < 0)
         {
             return drop(-1 - start);
         }
         outOffset = start;
-        outLength = ipEnd - start;
+        outLength = slotIpEnd[slot] - start;
         backend = chosen;
         final PipelineCounters counters = this.counters;
         counters.verdicts[Verdict.FORWARD]++;
@@ -197,7 +275,7 @@ public final class PacketPipeline
         return Verdict.FORWARD;
     }
 
-    private int selectBackend(final int vip, final long hash)
+    private int selectBackend(final FlowKey key, final int vip, final long hash)
     {
         final ForwardingSnapshot snapshot = this.snapshot;
         final ConnectionTable connections = this.connections;
