@@ -111,12 +111,14 @@ public final class ConnectionTable
             }
             final long seen = entries.getLong(at + LAST_SEEN_OFFSET);
             final boolean live = nowNs - seen <= timeoutNs(entries.getInt(at + PROTOCOL_OFFSET));
+            // Words past the key's length are zero in both key and entry: an IPv4 key compares two words.
             if (length == key.length &&
                 entries.getLong(at) == key.w0 &&
                 entries.getLong(at + 8) == key.w1 &&
+                (length == FlowKey.IPV4_KEY_LENGTH ||
                 entries.getLong(at + 16) == key.w2 &&
                 entries.getLong(at + 24) == key.w3 &&
-                entries.getLong(at + 32) == key.w4)
+                entries.getLong(at + 32) == key.w4))
             {
                 if (live)
                 {

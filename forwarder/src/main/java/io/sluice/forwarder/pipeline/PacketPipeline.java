@@ -41,11 +41,8 @@ public final class PacketPipeline
     // slotTos: set for an IPv6 inner packet, above the 8 bits of DSCP + ECN
     private static final int IPV6_PACKET = 0x100;
 
-    private final EthernetHeader ethernet = new EthernetHeader();
     private final Ipv4Header ipv4 = new Ipv4Header();
     private final Ipv6Header ipv6 = new Ipv6Header();
-    private final TcpHeader tcp = new TcpHeader();
-    private final UdpHeader udp = new UdpHeader();
     private final IcmpHeader icmp = new IcmpHeader();
     private final FlowKey[] keys = new FlowKey[FrameBurst.MAX_BURST];
     private final GreEncapsulator encapsulator;
@@ -338,8 +335,7 @@ public final class PacketPipeline
             return dropCode(DropReason.FRAME_TRUNCATED);
         }
         final int end = offset + length;
-        ethernet.wrap(buffer, offset);
-        int etherType = ethernet.etherType();
+        int etherType = EthernetHeader.etherType(buffer, offset);
         int l3 = offset + EthernetHeader.LENGTH;
         if (etherType == Protocols.ETHERTYPE_VLAN)
         {
@@ -347,7 +343,7 @@ public final class PacketPipeline
             {
                 return dropCode(DropReason.VLAN_TRUNCATED);
             }
-            etherType = ethernet.vlanEtherType();
+            etherType = EthernetHeader.vlanEtherType(buffer, offset);
             l3 += EthernetHeader.VLAN_TAG_LENGTH;
         }
         if (etherType == Protocols.ETHERTYPE_IPV4)
@@ -442,8 +438,7 @@ public final class PacketPipeline
             {
                 return dropCode(DropReason.TCP_TRUNCATED);
             }
-            tcp.wrap(buffer, l4);
-            final int headerLength = tcp.headerLength();
+            final int headerLength = TcpHeader.headerLength(buffer, l4);
             if (headerLength < TcpHeader.MIN_LENGTH)
             {
                 return dropCode(DropReason.TCP_BAD_DATA_OFFSET);
@@ -454,8 +449,7 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.UDP_TRUNCATED);
         }
-        udp.wrap(buffer, l4);
-        final int udpLength = udp.length();
+        final int udpLength = UdpHeader.length(buffer, l4);
         return udpLength < UdpHeader.LENGTH || udpLength > available ?
             dropCode(DropReason.UDP_BAD_LENGTH) : PARSED_FLOW;
     }

@@ -1,5 +1,7 @@
 package io.sluice.forwarder.protocol;
 
+import org.agrona.DirectBuffer;
+
 /**
  * TCP header (RFC 9293 §3.1).
  * <pre>
@@ -37,7 +39,19 @@ public final class TcpHeader extends TransportHeader
      */
     public int headerLength()
     {
-        return (buffer.getByte(offset + DATA_OFFSET_FIELD_OFFSET) & 0xF0) >>> 2;
+        return headerLength(buffer, offset);
+    }
+
+    /**
+     * Returns the header length in bytes of the TCP header at {@code header}, without wrapping a flyweight.
+     *
+     * @param buffer holding the segment.
+     * @param header offset of the TCP header.
+     * @return data offset x 4.
+     */
+    public static int headerLength(final DirectBuffer buffer, final int header)
+    {
+        return (buffer.getByte(header + DATA_OFFSET_FIELD_OFFSET) & 0xF0) >>> 2;
     }
 
     /**
