@@ -16,20 +16,22 @@ public final class VipTable
     public static final int NOT_FOUND = -1;
     private static final int FRAGMENT_ENTRY = 0x100;
 
-    private final long[] word0;
-    private final long[] word1;
-    private final int[] portProtocol;
-    private final int[] vipIndex;
+    // Four longs per slot, so a probe reads one 32-byte slot: address word 0, address word 1, then the tag in the
+    // low 32 bits and (VIP index + 1) in the high 32 bits (0 = empty), then padding.
+    private static final int STRIDE = 4;
+
+    private final long[] slots;
     private final int mask;
 
+    /**
+     * Creates an empty table sized for {@code entries} keys at a load of at most 1/4.
+     *
+     * @param entries expected number of keys.
+     */
     VipTable(final int entries)
     {
         final int capacity = BitUtil.findNextPositivePowerOfTwo(Math.max(4, entries * 4));
-        word0 = new long[capacity];
-        word1 = new long[capacity];
-        portProtocol = new int[capacity];
-        vipIndex = new int[capacity];
-        java.util.Arrays.fill(vipIndex, NOT_FOUND);
+        slots = new long[capacity * STRIDE];
         mask = capacity - 1;
     }
 
@@ -42,28 +44,29 @@ public final class VipTable
 
     private static int slot(final long w0, final long w1, final int tag, final int mask)
     {
-        long h = (w0 * 0x9E3779B97F4A7C15L) ^ (w1 * 0xC2B2AE3D27D4EB4FL) ^ (tag * 0x165667B19E3779F9L);
-        h ^= h >>> 29;
-        return (int)h & mask;
+        final long h = (w0 ^ Long.rotateLeft(w1, 29) ^ ((long)tag << 17)) * 0x9E3779B97F4A7C15L;
+        return (int)(h >>> 40) & mask;
     }
 
     void put(final boolean ipv6, final long w0, final long w1, final int port, final int protocol, final int index)
     {
         final int tag = tag(ipv6, port, protocol);
+        final long meta = (tag & 0xFFFF_FFFFL) | ((long)(index + 1) << 32);
         int i = slot(w0, w1, tag, mask);
-        while (vipIndex[i] != NOT_FOUND)
+        while (slots[i * STRIDE + 2] != 0)
         {
-            if (word0[i] == w0 && word1[i] == w1 && portProtocol[i] == tag)
+            final int at = i * STRIDE;
+            if (slots[at] == w0 && slots[at + 1] == w1 && (int)slots[at + 2] == tag)
             {
-                vipIndex[i] = index;
+                slots[at + 2] = meta;
                 return;
             }
             i = (i + 1) & mask;
         }
-        word0[i] = w0;
-        word1[i] = w1;
-        portProtocol[i] = tag;
-        vipIndex[i] = index;
+        final int at = i * STRIDE;
+        slots[at] = w0;
+        slots[at + 1] = w1;
+        slots[at + 2] = meta;
     }
 
     void putFragmentVip(final boolean ipv6, final long w0, final long w1, final int protocol, final int index)
@@ -73,14 +76,16 @@ public final class VipTable
 
     private int get(final boolean ipv6, final long w0, final long w1, final int port, final int protocol)
     {
+        final long[] slots = this.slots;
         final int tag = tag(ipv6, port, protocol);
         int i = slot(w0, w1, tag, mask);
-        int index;
-        while ((index = vipIndex[i]) != NOT_FOUND)
+        long meta;
+        while ((meta = slots[i * STRIDE + 2]) != 0)
         {
-            if (word0[i] == w0 && word1[i] == w1 && portProtocol[i] == tag)
+            final int at = i * STRIDE;
+            if ((int)meta == tag && slots[at] == w0 && slots[at + 1] == w1)
             {
-                return index;
+                return (int)(meta >>> 32) - 1;
             }
             i = (i + 1) & mask;
         }
