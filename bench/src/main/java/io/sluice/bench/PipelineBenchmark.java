@@ -56,14 +56,20 @@ import java.util.concurrent.TimeUnit;
  * and frame in cache (the pipeline's compute cost alone); a smaller {@code capacity} shrinks the table's
  * footprint (fewer cache and TLB misses).
  * <p>
+ * Runs with Agrona's bounds checks off, as the forwarder does (the parser checks every length against the
+ * frame; the pipeline tests run with checks on in buffers that end where the frame ends);
+ * {@link #processBurstBoundsChecked} gives the figure with them on.
+ * <p>
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} must be about 0 B/op.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-// Agrona 2 reaches jdk.internal.misc.Unsafe, which Java 17 exports only on request.
-@Fork(value = 1, jvmArgsAppend = "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED")
+// Agrona 2 reaches jdk.internal.misc.Unsafe, which Java 17 exports only on request. Bounds checks off, as
+// scripts/sluice runs the forwarder; processBurstBoundsChecked measures the same work with them on.
+@Fork(value = 1, jvmArgsAppend = {"--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+    "-Dagrona.disable.bounds.checks=true"})
 public class PipelineBenchmark
 {
     private static final int BACKENDS = 10;
@@ -186,6 +192,23 @@ public class PipelineBenchmark
     @Benchmark
     @OperationsPerInvocation(FrameBurst.MAX_BURST)
     public int processBurst(final BurstSource frames, final Worker worker)
+    {
+        return worker.process(frames.nextBurst());
+    }
+
+    /**
+     * {@link #processBurst} with Agrona's bounds checks on (every buffer access checked against the buffer's
+     * capacity): the cost of running the forwarder with {@code -Dagrona.disable.bounds.checks=false}.
+     *
+     * @param frames the frames.
+     * @param worker the pipeline.
+     * @return frames forwarded.
+     */
+    @Benchmark
+    @OperationsPerInvocation(FrameBurst.MAX_BURST)
+    @Fork(value = 1, jvmArgsAppend = {"--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+        "-Dagrona.disable.bounds.checks=false"})
+    public int processBurstBoundsChecked(final BurstSource frames, final Worker worker)
     {
         return worker.process(frames.nextBurst());
     }

@@ -30,6 +30,7 @@ import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -298,6 +299,8 @@ public final class Forwarder implements AutoCloseable
             vip.backends().size()));
         log.println("  counters " + countersFile.path() + ", control " +
             config.nodeDirectory().resolve(ControlChannel.FILE_NAME));
+        log.println("  buffer bounds checks " + (DirectBuffer.SHOULD_BOUNDS_CHECK ?
+            "on" : "off (-D" + DirectBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME + "=true)"));
         log.flush();
     }
 
