@@ -93,6 +93,8 @@ class ForwarderLifecycleTest
         final long stopMs = forwarder.stop();
 
         assertTrue(forwarder.stdout().contains("forwarder: stopped cleanly"), forwarder.output());
+        // Test forwarders run with Agrona's default (checks on); scripts/sluice turns them off.
+        assertTrue(forwarder.stdout().contains("buffer bounds checks on"), forwarder.output());
         assertFalse(forwarder.stderr().contains("Exception") || forwarder.stdout().contains("agent error"),
             forwarder.output());
         assertFalse(Files.exists(nodeDirectory), "node directory left: " + list(nodeDirectory));
