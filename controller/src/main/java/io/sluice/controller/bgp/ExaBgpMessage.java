@@ -1,6 +1,7 @@
 package io.sluice.controller.bgp;
 
 import io.sluice.common.config.IpLiterals;
+import io.sluice.common.json.JsonReader;
 
 import java.net.InetAddress;
 import java.util.LinkedHashSet;

@@ -1,4 +1,4 @@
-package io.sluice.controller.bgp;
+package io.sluice.common.json;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,11 +6,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A small JSON reader (RFC 8259) for ExaBGP's API messages: objects become {@link Map}s in key order, arrays
- * {@link List}s, numbers {@link Double}s, and {@code null} a {@code null}. Enough for one line of ExaBGP output;
- * not a general-purpose library.
+ * A strict RFC 8259 reader: objects become {@link LinkedHashMap}s in member order, arrays {@link List}s, integers
+ * {@link Long}s, other numbers {@link Double}s, {@code null} a {@code null}. Whatever a lenient parser would
+ * forgive (trailing commas, raw control characters in strings, leading zeros or a leading {@code +}, duplicate
+ * member names, trailing text) is an error, always an {@link IllegalArgumentException} naming the position.
+ * <p>
+ * For the short documents Sluice reads (ExaBGP's API messages) and checks (the tools' JSON output, in tests); not a
+ * general-purpose library.
  */
-final class JsonReader
+public final class JsonReader
 {
     private final String text;
     private int position;
@@ -25,13 +29,13 @@ final class JsonReader
      *
      * @param text the JSON text.
      * @return the value.
-     * @throws IllegalArgumentException with the position when the text is not one JSON value.
+     * @throws IllegalArgumentException with the position when the text is not exactly one JSON value.
      */
-    static Object read(final String text)
+    public static Object read(final String text)
     {
         final JsonReader reader = new JsonReader(text);
         final Object value = reader.value();
-        reader.skipBlanks();
+        reader.skipWhitespace();
         if (reader.position != text.length())
         {
             throw reader.error("trailing text");
@@ -39,9 +43,27 @@ final class JsonReader
         return value;
     }
 
+    /**
+     * Reads a text that must be one JSON object.
+     *
+     * @param text the JSON text.
+     * @return the object's members in order.
+     * @throws IllegalArgumentException when the text is not exactly one JSON object.
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> readObject(final String text)
+    {
+        final Object value = read(text);
+        if (!(value instanceof Map))
+        {
+            throw new IllegalArgumentException("not a JSON object: " + text);
+        }
+        return (Map<String, Object>)value;
+    }
+
     private Object value()
     {
-        skipBlanks();
+        skipWhitespace();
         if (position >= text.length())
         {
             throw error("value expected");
@@ -70,33 +92,35 @@ final class JsonReader
     {
         final Map<String, Object> object = new LinkedHashMap<>();
         position++;
-        skipBlanks();
-        if (peek('}'))
+        skipWhitespace();
+        if (peek() == '}')
         {
             position++;
             return object;
         }
         while (true)
         {
-            skipBlanks();
-            if (!peek('"'))
+            skipWhitespace();
+            if (peek() != '"')
             {
                 throw error("member name expected");
             }
             final String name = string();
-            skipBlanks();
+            if (object.containsKey(name))
+            {
+                throw error("duplicate member " + name);
+            }
+            skipWhitespace();
             expect(':');
             object.put(name, value());
-            skipBlanks();
-            if (peek(','))
+            skipWhitespace();
+            if (peek() == ',')
             {
                 position++;
+                continue;
             }
-            else
-            {
-                expect('}');
-                return object;
-            }
+            expect('}');
+            return object;
         }
     }
 
@@ -104,8 +128,8 @@ final class JsonReader
     {
         final List<Object> array = new ArrayList<>();
         position++;
-        skipBlanks();
-        if (peek(']'))
+        skipWhitespace();
+        if (peek() == ']')
         {
             position++;
             return array;
@@ -113,22 +137,20 @@ final class JsonReader
         while (true)
         {
             array.add(value());
-            skipBlanks();
-            if (peek(','))
+            skipWhitespace();
+            if (peek() == ',')
             {
                 position++;
+                continue;
             }
-            else
-            {
-                expect(']');
-                return array;
-            }
+            expect(']');
+            return array;
         }
     }
 
     private String string()
     {
-        position++;
+        expect('"');
         final StringBuilder value = new StringBuilder();
         while (position < text.length())
         {
@@ -136,6 +158,10 @@ final class JsonReader
             if (c == '"')
             {
                 return value.toString();
+            }
+            if (c < 0x20)
+            {
+                throw error("raw control character in string");
             }
             if (c != '\\')
             {
@@ -155,29 +181,34 @@ final class JsonReader
                 case 'n' -> value.append('\n');
                 case 'r' -> value.append('\r');
                 case 't' -> value.append('\t');
-                case 'u' ->
-                {
-                    if (position + 4 > text.length())
-                    {
-                        throw error("short \\u escape");
-                    }
-                    try
-                    {
-                        value.append((char)Integer.parseInt(text.substring(position, position + 4), 16));
-                    }
-                    catch (final NumberFormatException ex)
-                    {
-                        throw error("bad \\u escape");
-                    }
-                    position += 4;
-                }
+                case 'u' -> value.append(unicodeEscape());
                 default -> throw error("bad escape \\" + escaped);
             }
         }
         throw error("unterminated string");
     }
 
-    private Double number()
+    private char unicodeEscape()
+    {
+        if (position + 4 > text.length())
+        {
+            throw error("short \\u escape");
+        }
+        int code = 0;
+        for (int i = 0; i < 4; i++)
+        {
+            final int digit = Character.digit(text.charAt(position + i), 16);
+            if (digit < 0)
+            {
+                throw error("bad \\u escape");
+            }
+            code = (code << 4) | digit;
+        }
+        position += 4;
+        return (char)code;
+    }
+
+    private Object number()
     {
         final int start = position;
         while (position < text.length() && "+-0123456789.eE".indexOf(text.charAt(position)) >= 0)
@@ -188,14 +219,23 @@ final class JsonReader
         {
             throw error("unexpected character '" + text.charAt(position) + "'");
         }
-        try
+        final String number = text.substring(start, position);
+        if (!number.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?"))
         {
-            return Double.valueOf(text.substring(start, position));
+            throw error("bad number '" + number + "'");
         }
-        catch (final NumberFormatException ex)
+        if (number.matches("-?[0-9]+"))
         {
-            throw error("bad number");
+            try
+            {
+                return Long.parseLong(number);
+            }
+            catch (final NumberFormatException ex)
+            {
+                // beyond a long: falls through to a double, as JSON numbers have no size limit
+            }
         }
+        return Double.parseDouble(number);
     }
 
     private Object literal(final String word, final Object value)
@@ -208,21 +248,21 @@ final class JsonReader
         return value;
     }
 
-    private boolean peek(final char c)
-    {
-        return position < text.length() && text.charAt(position) == c;
-    }
-
     private void expect(final char c)
     {
-        if (!peek(c))
+        if (peek() != c)
         {
             throw error("'" + c + "' expected");
         }
         position++;
     }
 
-    private void skipBlanks()
+    private char peek()
+    {
+        return position < text.length() ? text.charAt(position) : '\0';
+    }
+
+    private void skipWhitespace()
     {
         while (position < text.length() && " \t\r\n".indexOf(text.charAt(position)) >= 0)
         {
@@ -230,8 +270,8 @@ final class JsonReader
         }
     }
 
-    private IllegalArgumentException error(final String what)
+    private IllegalArgumentException error(final String problem)
     {
-        return new IllegalArgumentException(what + " at position " + position);
+        return new IllegalArgumentException(problem + " at " + position + " in: " + text);
     }
 }
