@@ -2,6 +2,7 @@ package io.sluice.systemtest;
 
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Namespace;
+import io.sluice.testkit.Repository;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -129,13 +130,6 @@ final class Node
 
     static Path repositoryRoot()
     {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent())
-        {
-            if (Files.isRegularFile(dir.resolve("native/Makefile")))
-            {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("no repository root above " + Path.of("").toAbsolutePath());
+        return Repository.root();
     }
 }

@@ -7,6 +7,7 @@ import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.CountersFileException;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.common.counters.ForwarderState;
+import io.sluice.testkit.Repository;
 
 import java.io.File;
 import java.io.IOException;
@@ -105,18 +106,12 @@ final class ForwarderProcess implements AutoCloseable
      */
     static Path repositoryRoot()
     {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent())
+        final Path root = Repository.root();
+        if (!Files.isRegularFile(root.resolve("native/build/libsluice_shim.so")))
         {
-            if (Files.isRegularFile(dir.resolve("native/Makefile")))
-            {
-                if (!Files.isRegularFile(dir.resolve("native/build/libsluice_shim.so")))
-                {
-                    fail("the DPDK shim is not built: run make -C " + dir.resolve("native") + " shim");
-                }
-                return dir;
-            }
+            fail("the DPDK shim is not built: run make -C " + root.resolve("native") + " shim");
         }
-        throw new IllegalStateException("no native/Makefile above " + Path.of("").toAbsolutePath());
+        return root;
     }
 
     /**
