@@ -25,8 +25,8 @@ public final class GreEncapsulator
     public static final int IPV4_OVERHEAD = EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH + GreHeader.LENGTH;
     public static final int IPV6_OVERHEAD = EthernetHeader.LENGTH + Ipv6Header.LENGTH + GreHeader.LENGTH;
     private static final int OUTER_TTL = 64;
-    private static final int GRE_IPV4_LITTLE_ENDIAN = 0x0008;
-    private static final int GRE_IPV6_LITTLE_ENDIAN = 0xDD86;
+    private static final int GRE_IPV4_LITTLE_ENDIAN = swap16(Protocols.ETHERTYPE_IPV4);
+    private static final int GRE_IPV6_LITTLE_ENDIAN = swap16(Protocols.ETHERTYPE_IPV6);
 
     private final EthernetHeader ethernet = new EthernetHeader();
     private final Ipv4Header ipv4 = new Ipv4Header();
@@ -70,7 +70,11 @@ public final class GreEncapsulator
         ethernet.macs(nextHopMac, ownMac).etherType(Protocols.ETHERTYPE_IPV4);
         ipv4.wrap(template, EthernetHeader.LENGTH);
         ipv4.writeBasic(0, 0, Ipv4Header.FLAG_DONT_FRAGMENT, OUTER_TTL, Protocols.IPPROTO_GRE, sourceV4, 0);
-        template.putShort(EthernetHeader.LENGTH + Ipv4Header.CHECKSUM_FIELD_OFFSET, (short)0);
+        // The checksum writeBasic computed is the complement of the constant fields' folded sum: keep that sum,
+        // then clear the field so the per-packet checksum can be OR-ed in.
+        final int checksumAt = EthernetHeader.LENGTH + Ipv4Header.CHECKSUM_FIELD_OFFSET;
+        v4ChecksumBase = ~template.getShort(checksumAt, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        template.putShort(checksumAt, (short)0);
         gre.wrap(template, EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH);
         gre.write(0);
         v4Word0 = template.getLong(0, ByteOrder.LITTLE_ENDIAN);
@@ -78,12 +82,6 @@ public final class GreEncapsulator
         v4Word2 = template.getLong(16, ByteOrder.LITTLE_ENDIAN);
         v4Word3 = template.getLong(24, ByteOrder.LITTLE_ENDIAN);
         v4Word4 = template.getLong(30, ByteOrder.LITTLE_ENDIAN);
-        long sum = 0;
-        for (int i = 0; i < Ipv4Header.MIN_LENGTH; i += 2)
-        {
-            sum += template.getShort(EthernetHeader.LENGTH + i, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        }
-        v4ChecksumBase = sum;
     }
 
     /**
@@ -181,7 +179,8 @@ public final class GreEncapsulator
         return start;
     }
 
-    private static long swap16(final int value)
+    // A 16-bit big-endian field as the low bits of a little-endian word.
+    private static int swap16(final int value)
     {
         return ((value & 0xFF) << 8) | (value >>> 8);
     }
