@@ -37,6 +37,25 @@ no_offloads() {
     ip netns exec "$ns" ethtool -K "$dev" tx off rx off tso off gso off gro off >/dev/null 2>&1 || true
 }
 
+# Links namespace NS to the router with a veth pair: NODE_IF in NS gets NODE_IP/24 and a default route via the
+# router's end ROUTER_IF (ROUTER_IP/24); both ends get MTU and no offloads. NODE_MAC and ROUTER_MAC, when given,
+# fix the two ends' MAC addresses.
+link_to_router() {
+    local ns=$1 node_if=$2 node_ip=$3 router_if=$4 router_ip=$5 mtu=$6 node_mac=${7:-} router_mac=${8:-}
+    local node_address=() router_address=()
+    if [[ -n $node_mac ]]; then node_address=(address "$node_mac"); fi
+    if [[ -n $router_mac ]]; then router_address=(address "$router_mac"); fi
+    ip -n "$ns" link add "$node_if" "${node_address[@]}" mtu "$mtu" type veth \
+        peer name "$router_if" "${router_address[@]}" netns "$NS_ROUTER"
+    ip -n "$NS_ROUTER" link set "$router_if" mtu "$mtu" up
+    ip -n "$NS_ROUTER" addr add "$router_ip/24" dev "$router_if"
+    ip -n "$ns" link set "$node_if" up
+    ip -n "$ns" addr add "$node_ip/24" dev "$node_if"
+    ip -n "$ns" route add default via "$router_ip"
+    no_offloads "$ns" "$node_if"
+    no_offloads "$NS_ROUTER" "$router_if"
+}
+
 # Removes the namespaces of this or an earlier run (killing whatever still runs inside), and the forwarders'
 # shared-memory and DPDK runtime files. Only names with the demo's prefixes.
 remove_topology() {
@@ -71,15 +90,7 @@ create_topology() {
     ip netns exec "$NS_ROUTER" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.fib_multipath_hash_policy=1 \
         net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
 
-    ip -n "$NS_CLIENT" link add "$CLIENT_IF" mtu "$CLIENT_MTU" type veth peer name "$ROUTER_CLIENT_IF" \
-        netns "$NS_ROUTER"
-    ip -n "$NS_ROUTER" link set "$ROUTER_CLIENT_IF" mtu "$CLIENT_MTU" up
-    ip -n "$NS_ROUTER" addr add "$ROUTER_CLIENT_IP/24" dev "$ROUTER_CLIENT_IF"
-    ip -n "$NS_CLIENT" link set "$CLIENT_IF" up
-    ip -n "$NS_CLIENT" addr add "$CLIENT_IP/24" dev "$CLIENT_IF"
-    ip -n "$NS_CLIENT" route add default via "$ROUTER_CLIENT_IP"
-    no_offloads "$NS_CLIENT" "$CLIENT_IF"
-    no_offloads "$NS_ROUTER" "$ROUTER_CLIENT_IF"
+    link_to_router "$NS_CLIENT" "$CLIENT_IF" "$CLIENT_IP" "$ROUTER_CLIENT_IF" "$ROUTER_CLIENT_IP" "$CLIENT_MTU"
 
     for lb in "${LB_NAMES[@]}"; do
         ns=$(ns_of "$lb")
@@ -88,15 +99,8 @@ create_topology() {
         # A forwarder node does not route and does not own the VIP: its kernel drops the VIP packets that
         # DPDK's AF_PACKET socket picks up and forwards.
         ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=0
-        ip -n "$ns" link add "$LB_IF" address "$(lb_mac "$lb")" mtu "$LINK_MTU" type veth \
-            peer name "$(router_lb_if "$lb")" address "$(router_lb_mac "$lb")" netns "$NS_ROUTER"
-        ip -n "$NS_ROUTER" link set "$(router_lb_if "$lb")" mtu "$LINK_MTU" up
-        ip -n "$NS_ROUTER" addr add "$(router_lb_ip "$lb")/24" dev "$(router_lb_if "$lb")"
-        ip -n "$ns" link set "$LB_IF" up
-        ip -n "$ns" addr add "$(lb_ip "$lb")/24" dev "$LB_IF"
-        ip -n "$ns" route add default via "$(router_lb_ip "$lb")"
-        no_offloads "$ns" "$LB_IF"
-        no_offloads "$NS_ROUTER" "$(router_lb_if "$lb")"
+        link_to_router "$ns" "$LB_IF" "$(lb_ip "$lb")" "$(router_lb_if "$lb")" "$(router_lb_ip "$lb")" "$LINK_MTU" \
+            "$(lb_mac "$lb")" "$(router_lb_mac "$lb")"
     done
 
     for be in "${BE_NAMES[@]}"; do
@@ -108,14 +112,7 @@ create_topology() {
             net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2
         ip -n "$ns" link set lo up
         ip -n "$ns" addr add "$VIP/32" dev lo
-        ip -n "$ns" link add "$BE_IF" mtu "$LINK_MTU" type veth peer name "$(router_be_if "$be")" netns "$NS_ROUTER"
-        ip -n "$NS_ROUTER" link set "$(router_be_if "$be")" mtu "$LINK_MTU" up
-        ip -n "$NS_ROUTER" addr add "$(router_be_ip "$be")/24" dev "$(router_be_if "$be")"
-        ip -n "$ns" link set "$BE_IF" up
-        ip -n "$ns" addr add "$(be_ip "$be")/24" dev "$BE_IF"
-        ip -n "$ns" route add default via "$(router_be_ip "$be")"
-        no_offloads "$ns" "$BE_IF"
-        no_offloads "$NS_ROUTER" "$(router_be_if "$be")"
+        link_to_router "$ns" "$BE_IF" "$(be_ip "$be")" "$(router_be_if "$be")" "$(router_be_ip "$be")" "$LINK_MTU"
     done
 }
 
