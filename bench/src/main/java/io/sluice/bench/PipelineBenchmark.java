@@ -66,10 +66,11 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-// Agrona 2 reaches jdk.internal.misc.Unsafe, which Java 17 exports only on request. Bounds checks off, as
-// scripts/sluice runs the forwarder; processBurstBoundsChecked measures the same work with them on.
+// Agrona 2 reaches jdk.internal.misc.Unsafe, which Java 17 exports only on request. Bounds checks off and
+// InlineSmallCode raised, as scripts/sluice runs the forwarder; processBurstBoundsChecked measures the same work
+// with the checks on.
 @Fork(value = 1, jvmArgsAppend = {"--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-    "-Dagrona.disable.bounds.checks=true"})
+    "-Dagrona.disable.bounds.checks=true", "-XX:InlineSmallCode=6000"})
 public class PipelineBenchmark
 {
     private static final int BACKENDS = 10;
@@ -207,7 +208,7 @@ public class PipelineBenchmark
     @Benchmark
     @OperationsPerInvocation(FrameBurst.MAX_BURST)
     @Fork(value = 1, jvmArgsAppend = {"--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-        "-Dagrona.disable.bounds.checks=false"})
+        "-Dagrona.disable.bounds.checks=false", "-XX:InlineSmallCode=6000"})
     public int processBurstBoundsChecked(final BurstSource frames, final Worker worker)
     {
         return worker.process(frames.nextBurst());

@@ -111,14 +111,7 @@ public final class ConnectionTable
             }
             final long seen = entries.getLong(at + LAST_SEEN_OFFSET);
             final boolean live = nowNs - seen <= timeoutNs(entries.getInt(at + PROTOCOL_OFFSET));
-            // Words past the key's length are zero in both key and entry: an IPv4 key compares two words.
-            if (length == key.length &&
-                entries.getLong(at) == key.w0 &&
-                entries.getLong(at + 8) == key.w1 &&
-                (length == FlowKey.IPV4_KEY_LENGTH ||
-                entries.getLong(at + 16) == key.w2 &&
-                entries.getLong(at + 24) == key.w3 &&
-                entries.getLong(at + 32) == key.w4))
+            if (length == key.length && holds(entries, at, key))
             {
                 if (live)
                 {
@@ -136,13 +129,25 @@ public final class ConnectionTable
                 oldest = i;
             }
         }
-        if (expired >= 0)
-        {
-            return markExpired(expired);
-        }
+        return expired >= 0 ? markExpired(expired) : markEvicting(oldest);
+    }
+
+    // Words past the key's length are zero in both key and entry: an IPv4 key compares two words.
+    private static boolean holds(final UnsafeBuffer entries, final int at, final FlowKey key)
+    {
+        return entries.getLong(at) == key.w0 &&
+            entries.getLong(at + 8) == key.w1 &&
+            (key.length == FlowKey.IPV4_KEY_LENGTH ||
+            entries.getLong(at + 16) == key.w2 &&
+            entries.getLong(at + 24) == key.w3 &&
+            entries.getLong(at + 32) == key.w4);
+    }
+
+    private int markEvicting(final int index)
+    {
         lastMissEvicts = true;
         lastMissExpired = false;
-        return -(oldest + 1);
+        return -(index + 1);
     }
 
     /**
