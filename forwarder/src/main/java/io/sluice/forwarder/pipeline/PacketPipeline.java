@@ -192,6 +192,7 @@ public final class PacketPipeline
                 burst.dropReasons[i] = dropReason;
             }
         }
+        counters.verdicts[Verdict.FORWARD] += forwarded;
         return forwarded;
     }
 
@@ -207,7 +208,16 @@ public final class PacketPipeline
     public int process(final MutableDirectBuffer buffer, final int offset, final int length)
     {
         final int classified = classify(0, buffer, offset, length);
-        return classified == MATCHED ? forward(0, buffer, length) : unmatched(classified);
+        if (classified != MATCHED)
+        {
+            return unmatched(classified);
+        }
+        final int verdict = forward(0, buffer, length);
+        if (verdict == Verdict.FORWARD)
+        {
+            counters.verdicts[Verdict.FORWARD]++;
+        }
+        return verdict;
     }
 
     // Parses a frame, matches its VIP and hashes its flow into burst slot {@code slot}: MATCHED, else the parse
@@ -263,8 +273,8 @@ public final class PacketPipeline
         outOffset = start;
         outLength = slotIpEnd[slot] - start;
         backend = chosen;
+        // The FORWARD verdict is counted by the caller: once per burst in processBurst.
         final PipelineCounters counters = this.counters;
-        counters.verdicts[Verdict.FORWARD]++;
         counters.vipPackets[vip]++;
         counters.vipBytes[vip] += length;
         counters.backendPackets[chosen]++;
