@@ -38,7 +38,10 @@ public final class PacketPipeline
     private static final int PASS_BASE = 2;
     // classify(): the frame is for a VIP and its flow is hashed, ready for backend selection
     private static final int MATCHED = PARSED_FLOW;
-    // slotTos: set for an IPv6 inner packet, above the 8 bits of DSCP + ECN
+    // slotVipTos: the VIP index in the low 16 bits (max_vips <= 65,536), DSCP + ECN in the next 8, then a bit set
+    // for an IPv6 inner packet.
+    private static final int TOS_SHIFT = 16;
+    private static final int VIP_MASK = 0xFFFF;
     private static final int IPV6_PACKET = 0x100;
 
     private final Ipv4Header ipv4 = new Ipv4Header();
@@ -55,11 +58,11 @@ public final class PacketPipeline
     private long nowNs;
 
     // What classifying each frame of the burst found (indexed by burst slot), for the forwarding pass.
-    private final int[] slotVip = new int[FrameBurst.MAX_BURST];
+    // Two words per frame, so the passes store and load little: the VIP and TOS, and the inner packet's span (first
+    // byte in the low half, end in the high half).
+    private final int[] slotVipTos = new int[FrameBurst.MAX_BURST];
     private final long[] slotHash = new long[FrameBurst.MAX_BURST];
-    private final int[] slotIpOffset = new int[FrameBurst.MAX_BURST];
-    private final int[] slotIpEnd = new int[FrameBurst.MAX_BURST];
-    private final int[] slotTos = new int[FrameBurst.MAX_BURST];
+    private final long[] slotSpan = new long[FrameBurst.MAX_BURST];
     private final int[] slotClass = new int[FrameBurst.MAX_BURST];
     // Sum of the connection-table words loaded ahead of the lookups; kept so the loads are not optimised away.
     private int warmSink;
@@ -98,6 +101,10 @@ public final class PacketPipeline
         final ConnectionTable connections,
         final PipelineCounters counters)
     {
+        if (config.maxVips() > VIP_MASK + 1)
+        {
+            throw new IllegalArgumentException("maxVips must be <= " + (VIP_MASK + 1) + ", got " + config.maxVips());
+        }
         this.encapsulator = new GreEncapsulator(config);
         this.snapshots = snapshots;
         this.connections = connections;
@@ -237,11 +244,9 @@ public final class PacketPipeline
         {
             return passCode(PassReason.NO_VIP);
         }
-        slotVip[slot] = vip;
+        slotVipTos[slot] = vip | (ipv6Packet ? tos | IPV6_PACKET : tos) << TOS_SHIFT;
         slotHash[slot] = key.hash(hashSeed);
-        slotIpOffset[slot] = ipOffset;
-        slotIpEnd[slot] = ipEnd;
-        slotTos[slot] = ipv6Packet ? tos | IPV6_PACKET : tos;
+        slotSpan[slot] = (ipOffset & 0xFFFF_FFFFL) | (long)ipEnd << 32;
         return MATCHED;
     }
 
@@ -253,7 +258,8 @@ public final class PacketPipeline
     // Chooses the backend of the frame classified into burst slot {@code slot} and encapsulates it.
     private int forward(final int slot, final MutableDirectBuffer buffer, final int length)
     {
-        final int vip = slotVip[slot];
+        final int vipTos = slotVipTos[slot];
+        final int vip = vipTos & VIP_MASK;
         final long hash = slotHash[slot];
         final int chosen = selectBackend(keys[slot], vip, hash);
         if (chosen < 0)
@@ -261,9 +267,11 @@ public final class PacketPipeline
             return drop(DropReason.NO_BACKEND.ordinal());
         }
         final ForwardingSnapshot snapshot = this.snapshot;
-        final int innerOffset = slotIpOffset[slot];
-        final int tos = slotTos[slot];
-        final int start = encapsulator.encapsulate(buffer, innerOffset, slotIpEnd[slot] - innerOffset,
+        final long span = slotSpan[slot];
+        final int innerOffset = (int)span;
+        final int innerEnd = (int)(span >>> 32);
+        final int tos = vipTos >>> TOS_SHIFT;
+        final int start = encapsulator.encapsulate(buffer, innerOffset, innerEnd - innerOffset,
             (tos & IPV6_PACKET) != 0, tos & 0xFF, hash, snapshot.isBackendIpv6(chosen),
             snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
         if (start < 0)
@@ -271,7 +279,7 @@ public final class PacketPipeline
             return drop(-1 - start);
         }
         outOffset = start;
-        outLength = slotIpEnd[slot] - start;
+        outLength = innerEnd - start;
         backend = chosen;
         // The FORWARD verdict is counted by the caller: once per burst in processBurst.
         final PipelineCounters counters = this.counters;
