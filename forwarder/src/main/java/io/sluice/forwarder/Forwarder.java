@@ -1,5 +1,6 @@
 package io.sluice.forwarder;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.sluice.common.config.BackendConfig;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.IdleStrategyKind;
@@ -41,6 +42,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -301,7 +303,22 @@ public final class Forwarder implements AutoCloseable
             config.nodeDirectory().resolve(ControlChannel.FILE_NAME));
         log.println("  buffer bounds checks " + (DirectBuffer.SHOULD_BOUNDS_CHECK ?
             "on" : "off (-D" + DirectBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME + "=true)"));
+        log.println("  JIT inlining -XX:InlineSmallCode=" + vmOption("InlineSmallCode") +
+            " (scripts/sluice sets 6000 so the burst loop inlines its per-frame work)");
         log.flush();
+    }
+
+    // A HotSpot -XX option's value as the running JVM has it, or "unknown" on a JVM without HotSpot's MXBean.
+    static String vmOption(final String name)
+    {
+        try
+        {
+            return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(name).getValue();
+        }
+        catch (final RuntimeException ex)
+        {
+            return "unknown";
+        }
     }
 
     static String formatMac(final long mac)

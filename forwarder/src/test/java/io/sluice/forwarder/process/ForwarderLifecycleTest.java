@@ -1,5 +1,6 @@
 package io.sluice.forwarder.process;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.sluice.common.control.ControlChannel;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.forwarder.testing.PacketBuilder;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -95,6 +97,11 @@ class ForwarderLifecycleTest
         assertTrue(forwarder.stdout().contains("forwarder: stopped cleanly"), forwarder.output());
         // Test forwarders run with Agrona's default (checks on); scripts/sluice turns them off.
         assertTrue(forwarder.stdout().contains("buffer bounds checks on"), forwarder.output());
+        // Test forwarders get the JVM's default inlining limit, the one this JVM has (scripts/sluice sets 6000).
+        final String inlineSmallCode = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+            .getVMOption("InlineSmallCode").getValue();
+        assertTrue(forwarder.stdout().contains("JIT inlining -XX:InlineSmallCode=" + inlineSmallCode + " "),
+            forwarder.output());
         assertFalse(forwarder.stderr().contains("Exception") || forwarder.stdout().contains("agent error"),
             forwarder.output());
         assertFalse(Files.exists(nodeDirectory), "node directory left: " + list(nodeDirectory));
