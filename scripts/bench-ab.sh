@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# A/B comparison of two builds of the packet pipeline (or of two sets of JVM options) on this noisy VM: runs
+# PipelineBenchmark.processBurst (connection-table hits) as single JMH forks, alternating A and B so both see the
+# same minutes (A first in odd rounds, B first in even ones), and prints each round's pair of per-fork medians,
+# their ratio, and a summary. A single JMH run here can move by 40% from one minute to the next, more than most
+# changes under test; a change is worth keeping when B wins most rounds, not when one run looks better.
+#
+# Build the two jars first, e.g.:
+#   mvn -q -DskipTests install -pl forwarder,bench -am && cp bench/target/sluice-benchmarks.jar /tmp/b.jar
+#   git stash; mvn -q -DskipTests install -pl forwarder,bench -am && cp bench/target/sluice-benchmarks.jar /tmp/a.jar
+#   git stash pop
+#   scripts/bench-ab.sh /tmp/a.jar /tmp/b.jar
+# or compare JVM options on one jar:
+#   scripts/bench-ab.sh --jvm-b "-XX:+UseParallelGC" bench/target/sluice-benchmarks.jar bench/target/sluice-benchmarks.jar
+set -euo pipefail
+
+usage() {
+    echo "usage: scripts/bench-ab.sh [--flows N] [--rounds R] [--jvm-a OPTIONS] [--jvm-b OPTIONS] JAR_A JAR_B"
+}
+print_help() {
+    usage
+    cat <<'EOF'
+  --flows N        flows in the benchmark's frames (default 10000; 64 keeps everything in cache)
+  --rounds R       rounds of one A fork and one B fork (default 6)
+  --jvm-a OPTIONS  extra JVM options for A's forks (e.g. "-XX:+UseParallelGC")
+  --jvm-b OPTIONS  extra JVM options for B's forks
+Each fork: 4 x 1 s warm-up, 4 x 1 s measurement, run with the forwarder's JVM options (bounds checks off,
+-XX:InlineSmallCode=6000, as scripts/sluice forwarder) before the extra ones. Takes about 20 s per fork.
+EOF
+}
+die() {
+    echo "bench-ab: $*" >&2
+    exit 1
+}
+usage_error() {
+    echo "bench-ab: $*" >&2
+    usage >&2
+    exit 2
+}
+
+flows=10000
+rounds=6
+jvm_a=""
+jvm_b=""
+jars=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --flows|--rounds|--jvm-a|--jvm-b)
+            [[ $# -ge 2 ]] || usage_error "$1 needs a value"
+            case "$1" in
+                --flows) flows="$2" ;;
+                --rounds) rounds="$2" ;;
+                --jvm-a) jvm_a="$2" ;;
+                --jvm-b) jvm_b="$2" ;;
+            esac
+            shift ;;
+        -h|--help) print_help; exit 0 ;;
+        -*) usage_error "unknown option: $1" ;;
+        *) jars+=("$1") ;;
+    esac
+    shift
+done
+[[ ${#jars[@]} -eq 2 ]] || usage_error "need two benchmark jars, got ${#jars[@]}"
+[[ "$flows" =~ ^[0-9]+$ && "$flows" -ge 32 ]] || usage_error "--flows must be an integer >= 32, got '$flows'"
+[[ "$rounds" =~ ^[0-9]+$ && "$rounds" -ge 1 ]] || usage_error "--rounds must be an integer >= 1, got '$rounds'"
+for jar in "${jars[@]}"; do
+    [[ -f "$jar" ]] || usage_error "no such jar: $jar"
+done
+
+# The forwarder's options (scripts/sluice forwarder); -jvmArgsAppend replaces the @Fork ones, so repeat them.
+base_opts="--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED -Dagrona.disable.bounds.checks=true"
+base_opts+=" -XX:InlineSmallCode=6000"
+
+# Runs one fork and prints the median of its measurement iterations (ns/packet).
+fork_median() {
+    local jar="$1" extra="$2" output
+    output=$(java -jar "$jar" 'io\.sluice\.bench\.PipelineBenchmark\.processBurst$' -p mode=hit -p flows="$flows" \
+        -wi 4 -w 1 -i 4 -r 1 -f 1 -jvmArgsAppend "$base_opts $extra" 2>&1) ||
+        { echo "$output" | tail -n 20 >&2; die "JMH failed for $jar"; }
+    echo "$output" | awk '/^Iteration +[0-9]+:/ { print $3 }' | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; printf "%.1f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }' ||
+        die "no measurement iterations in the output for $jar"
+}
+
+echo "bench-ab: PipelineBenchmark.processBurst, hits, $flows flows, $rounds rounds (ns/packet, per-fork medians)"
+echo "  A = ${jars[0]} ${jvm_a}"
+echo "  B = ${jars[1]} ${jvm_b}"
+a_values=()
+b_values=()
+for ((round = 1; round <= rounds; round++)); do
+    if ((round % 2)); then
+        a=$(fork_median "${jars[0]}" "$jvm_a")
+        b=$(fork_median "${jars[1]}" "$jvm_b")
+    else
+        b=$(fork_median "${jars[1]}" "$jvm_b")
+        a=$(fork_median "${jars[0]}" "$jvm_a")
+    fi
+    a_values+=("$a")
+    b_values+=("$b")
+    printf '  round %d: A %6.1f  B %6.1f  B/A %.3f\n' "$round" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { print b / a }')"
+done
+
+# median FORMAT VALUE...: the median of the values, printed with the printf format
+median() {
+    local format="$1"
+    shift
+    printf '%s\n' "$@" | sort -g | awk -v f="$format" \
+        '{ v[NR] = $1 } END { printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ratios=()
+wins=0
+for ((i = 0; i < rounds; i++)); do
+    ratios+=("$(awk -v a="${a_values[i]}" -v b="${b_values[i]}" 'BEGIN { print b / a }')")
+    if awk -v a="${a_values[i]}" -v b="${b_values[i]}" 'BEGIN { exit !(b < a) }'; then
+        wins=$((wins + 1))
+    fi
+done
+min_a=$(printf '%s\n' "${a_values[@]}" | sort -g | head -n 1)
+min_b=$(printf '%s\n' "${b_values[@]}" | sort -g | head -n 1)
+echo "summary: A median $(median %.1f "${a_values[@]}") min $min_a | B median $(median %.1f "${b_values[@]}")" \
+    "min $min_b | B/A median $(median %.3f "${ratios[@]}"), B faster in $wins of $rounds rounds"
