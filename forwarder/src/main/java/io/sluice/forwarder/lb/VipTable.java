@@ -100,13 +100,6 @@ public final class VipTable
      */
     public int find(final FlowKey key)
     {
-        if (key.length == FlowKey.IPV4_KEY_LENGTH)
-        {
-            // IPv4: the address is the high half of the key's first word, and its second word is always 0.
-            final long address = key.w0 >>> 32;
-            final int index = get(false, address, 0, key.destinationPort, key.protocol);
-            return index != NOT_FOUND ? index : get(false, address, 0, Vip.ALL_PORTS, key.protocol);
-        }
         final boolean ipv6 = key.isIpv6();
         final long w0 = key.destinationWord0();
         final long w1 = key.destinationWord1();
