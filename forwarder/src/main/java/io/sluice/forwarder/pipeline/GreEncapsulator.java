@@ -116,17 +116,10 @@ public final class GreEncapsulator
         }
         final int start = innerOffset - IPV4_OVERHEAD;
         final int outerLength = Ipv4Header.MIN_LENGTH + GreHeader.LENGTH + innerLength;
-        if (!hasSourceV4)
+        final int problem = checkFit(hasSourceV4, start, outerLength);
+        if (problem != 0)
         {
-            return failure(DropReason.NO_TUNNEL_SOURCE);
-        }
-        if (start < 0)
-        {
-            return failure(DropReason.NO_HEADROOM);
-        }
-        if (outerLength > tunnelMtu)
-        {
-            return failure(DropReason.ENCAPSULATED_TOO_BIG);
+            return problem;
         }
         // The 38 header bytes are five little-endian words of the template with the per-packet fields OR-ed in:
         // DSCP/ECN (byte 15), total length (16-17), checksum (24-25), backend address (30-33), GRE protocol (36-37).
@@ -157,17 +150,10 @@ public final class GreEncapsulator
     {
         final int start = innerOffset - IPV6_OVERHEAD;
         final int payloadLength = GreHeader.LENGTH + innerLength;
-        if (!hasSourceV6)
+        final int problem = checkFit(hasSourceV6, start, Ipv6Header.LENGTH + payloadLength);
+        if (problem != 0)
         {
-            return failure(DropReason.NO_TUNNEL_SOURCE);
-        }
-        if (start < 0)
-        {
-            return failure(DropReason.NO_HEADROOM);
-        }
-        if (Ipv6Header.LENGTH + payloadLength > tunnelMtu)
-        {
-            return failure(DropReason.ENCAPSULATED_TOO_BIG);
+            return problem;
         }
         ethernet.wrap(buffer, start);
         ethernet.macs(nextHopMac, ownMac).etherType(Protocols.ETHERTYPE_IPV6);
@@ -177,6 +163,25 @@ public final class GreEncapsulator
         gre.wrap(buffer, start + EthernetHeader.LENGTH + Ipv6Header.LENGTH);
         gre.write(innerIpv6 ? Protocols.ETHERTYPE_IPV6 : Protocols.ETHERTYPE_IPV4);
         return start;
+    }
+
+    // 0 when an outer header of this family can be written: a tunnel source, headroom from frame offset start, and an
+    // outer IP packet within the tunnel MTU; else the failure for the first that is missing.
+    private int checkFit(final boolean hasSource, final int start, final int outerIpLength)
+    {
+        if (!hasSource)
+        {
+            return failure(DropReason.NO_TUNNEL_SOURCE);
+        }
+        if (start < 0)
+        {
+            return failure(DropReason.NO_HEADROOM);
+        }
+        if (outerIpLength > tunnelMtu)
+        {
+            return failure(DropReason.ENCAPSULATED_TOO_BIG);
+        }
+        return 0;
     }
 
     // A 16-bit big-endian field as the low bits of a little-endian word.
