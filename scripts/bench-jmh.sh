@@ -91,16 +91,10 @@ command -v jq >/dev/null || die "jq is required to read the JMH results (apt-get
 if [[ "$build" -eq 1 ]]; then
     echo "== building the benchmark jar (mvn -pl bench -am)"
     (cd "$root" && mvn -B -q -DskipTests package -pl bench -am) || die "Maven build failed"
-    if [[ ! -f /usr/include/xxhash.h ]]; then
-        if [[ "$(id -u)" -eq 0 ]] && command -v apt-get >/dev/null; then
-            echo "== installing libxxhash-dev for the C reference"
-            install_xxhash() { DEBIAN_FRONTEND=noninteractive apt-get install -y -q libxxhash-dev >/dev/null; }
-            install_xxhash || { apt-get update -q >/dev/null && install_xxhash; } ||
-                die "could not install libxxhash-dev"
-        else
-            die "the C reference needs /usr/include/xxhash.h: apt-get install libxxhash-dev"
-        fi
-    fi
+    # The C reference includes xxhash.h.
+    # shellcheck source=scripts/lib/packages.sh
+    source "$root/scripts/lib/packages.sh"
+    install_missing_packages bench-jmh libxxhash-dev
     echo "== building the C reference (make -C native bench)"
     make -s -C "$root/native" bench || die "make -C native bench failed"
 fi
