@@ -12,10 +12,13 @@
 #   scripts/bench-ab.sh /tmp/a.jar /tmp/b.jar
 # or compare JVM options on one jar:
 #   scripts/bench-ab.sh --jvm-b "-XX:+UseParallelGC" bench/target/sluice-benchmarks.jar bench/target/sluice-benchmarks.jar
+# or two Java runtimes:
+#   scripts/bench-ab.sh --java-b /usr/lib/jvm/temurin-25-jdk-amd64/bin/java JAR JAR
 set -euo pipefail
 
 usage() {
-    echo "usage: scripts/bench-ab.sh [--flows N] [--rounds R] [--jvm-a OPTIONS] [--jvm-b OPTIONS] JAR_A JAR_B"
+    echo "usage: scripts/bench-ab.sh [--flows N] [--rounds R] [--jvm-a OPTIONS] [--jvm-b OPTIONS]" \
+        "[--java-a JAVA] [--java-b JAVA] JAR_A JAR_B"
 }
 print_help() {
     usage
@@ -24,6 +27,8 @@ print_help() {
   --rounds R       rounds of one A fork and one B fork (default 6)
   --jvm-a OPTIONS  extra JVM options for A's forks (e.g. "-XX:+UseParallelGC")
   --jvm-b OPTIONS  extra JVM options for B's forks
+  --java-a JAVA    the java executable for A's forks (default: the scripts' Java, scripts/lib/java.sh)
+  --java-b JAVA    the java executable for B's forks
 Each fork: 4 x 1 s warm-up, 4 x 1 s measurement, run with the forwarder's JVM options (bounds checks off,
 -XX:InlineSmallCode=6000, as scripts/sluice forwarder) before the extra ones. Takes about 20 s per fork.
 EOF
@@ -42,16 +47,20 @@ flows=10000
 rounds=6
 jvm_a=""
 jvm_b=""
+java_a=""
+java_b=""
 jars=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --flows|--rounds|--jvm-a|--jvm-b)
+        --flows|--rounds|--jvm-a|--jvm-b|--java-a|--java-b)
             [[ $# -ge 2 ]] || usage_error "$1 needs a value"
             case "$1" in
                 --flows) flows="$2" ;;
                 --rounds) rounds="$2" ;;
                 --jvm-a) jvm_a="$2" ;;
                 --jvm-b) jvm_b="$2" ;;
+                --java-a) java_a="$2" ;;
+                --java-b) java_b="$2" ;;
             esac
             shift ;;
         -h|--help) print_help; exit 0 ;;
@@ -66,6 +75,11 @@ done
 for jar in "${jars[@]}"; do
     [[ -f "$jar" ]] || usage_error "no such jar: $jar"
 done
+# shellcheck source=scripts/lib/java.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/java.sh"
+select_java bench-ab
+java_a=$(command -v "${java_a:-$SLUICE_JAVA}") || usage_error "no java executable: $java_a"
+java_b=$(command -v "${java_b:-$SLUICE_JAVA}") || usage_error "no java executable: $java_b"
 
 # The forwarder's options (scripts/sluice forwarder); -jvmArgsAppend replaces the @Fork ones, so repeat them.
 base_opts="--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED -Dagrona.disable.bounds.checks=true"
@@ -73,9 +87,9 @@ base_opts+=" -XX:InlineSmallCode=6000"
 
 # Runs one fork and prints the median of its measurement iterations (ns/packet).
 fork_median() {
-    local jar="$1" extra="$2" output
-    output=$(java -jar "$jar" 'io\.sluice\.bench\.PipelineBenchmark\.processBurst$' -p mode=hit -p flows="$flows" \
-        -wi 4 -w 1 -i 4 -r 1 -f 1 -jvmArgsAppend "$base_opts $extra" 2>&1) ||
+    local java="$1" jar="$2" extra="$3" output
+    output=$("$java" -jar "$jar" 'io\.sluice\.bench\.PipelineBenchmark\.processBurst$' -p mode=hit \
+        -p flows="$flows" -wi 4 -w 1 -i 4 -r 1 -f 1 -jvm "$java" -jvmArgsAppend "$base_opts $extra" 2>&1) ||
         { echo "$output" | tail -n 20 >&2; die "JMH failed for $jar"; }
     echo "$output" | awk '/^Iteration +[0-9]+:/ { print $3 }' | sort -g |
         awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; printf "%.1f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }' ||
@@ -83,17 +97,17 @@ fork_median() {
 }
 
 echo "bench-ab: PipelineBenchmark.processBurst, hits, $flows flows, $rounds rounds (ns/packet, per-fork medians)"
-echo "  A = ${jars[0]} ${jvm_a}"
-echo "  B = ${jars[1]} ${jvm_b}"
+echo "  A = $java_a -jar ${jars[0]} ${jvm_a}"
+echo "  B = $java_b -jar ${jars[1]} ${jvm_b}"
 a_values=()
 b_values=()
 for ((round = 1; round <= rounds; round++)); do
     if ((round % 2)); then
-        a=$(fork_median "${jars[0]}" "$jvm_a")
-        b=$(fork_median "${jars[1]}" "$jvm_b")
+        a=$(fork_median "$java_a" "${jars[0]}" "$jvm_a")
+        b=$(fork_median "$java_b" "${jars[1]}" "$jvm_b")
     else
-        b=$(fork_median "${jars[1]}" "$jvm_b")
-        a=$(fork_median "${jars[0]}" "$jvm_a")
+        b=$(fork_median "$java_b" "${jars[1]}" "$jvm_b")
+        a=$(fork_median "$java_a" "${jars[0]}" "$jvm_a")
     fi
     a_values+=("$a")
     b_values+=("$b")
