@@ -75,8 +75,12 @@ ref_json="$work/maglev_ref.jsonl"
 tool_json="$work/maglev_tool.jsonl"
 jar="$root/bench/target/sluice-benchmarks.jar"
 maglev_ref="$root/native/build/maglev_ref"
+# The scripts' Java (scripts/lib/java.sh); JMH forks run on the JVM that launched JMH.
+# shellcheck source=scripts/lib/java.sh
+source "$root/scripts/lib/java.sh"
+select_java bench-jmh
 # Agrona 2 reaches jdk.internal.misc.Unsafe, which Java 17 exports only on request (JMH forks get it from @Fork).
-java_opts=(--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED)
+java_opts=(--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED "${SLUICE_JAVA_RUNTIME_FLAGS[@]}")
 combos=("100 65537" "1000 65537" "100 655373" "1000 655373")
 
 # Other busy processes skew every figure (the pipeline's, memory-bound, most): say so next to the results.
@@ -108,7 +112,7 @@ run_jmh() {
     echo "== JMH $name ($describe)"
     local status
     set +e
-    java -jar "$jar" "io\.sluice\.bench\.$name\." "${jmh_opts[@]}" "$@" -rf json -rff "$work/$name.json" 2>&1 |
+    "$SLUICE_JAVA" -jar "$jar" "io\.sluice\.bench\.$name\." "${jmh_opts[@]}" "$@" -rf json -rff "$work/$name.json" 2>&1 |
         tee "$work/$name.txt" | grep --line-buffered -E '^(# Parameters:|Iteration +[0-9]+:)'
     status=${PIPESTATUS[0]}
     set -e
@@ -128,7 +132,7 @@ echo "== C reference (native/build/maglev_ref: median of 50 builds after 10) and
 for combo in "${combos[@]}"; do
     read -r n m <<<"$combo"
     "$maglev_ref" --backends "$n" --table-size "$m" | tee -a "$ref_json"
-    java "${java_opts[@]}" -cp "$jar" io.sluice.forwarder.tools.MaglevTool --backends "$n" --table-size "$m" \
+    "$SLUICE_JAVA" "${java_opts[@]}" -cp "$jar" io.sluice.forwarder.tools.MaglevTool --backends "$n" --table-size "$m" \
         --iterations 3 --warmup 1 --json >> "$tool_json"
 done
 

@@ -11,6 +11,11 @@ log() { printf '== %s\n' "$*"; }
 # shellcheck source=scripts/lib/packages.sh
 source "$ROOT/scripts/lib/packages.sh"
 install_missing_packages test.sh "${SLUICE_BUILD_PACKAGES[@]}" "${SLUICE_TOPOLOGY_PACKAGES[@]}"
+# The Java the launcher will run (scripts/lib/java.sh), so the tests run on it too.
+# shellcheck source=scripts/lib/java.sh
+source "$ROOT/scripts/lib/java.sh"
+select_java test.sh
+log "Java $SLUICE_JAVA_FEATURE: $JAVA_HOME"
 
 log "building native code and running the DPDK shim smoke test (net_ring, net_null, net_pcap)"
 make -s -C native all test

@@ -303,6 +303,8 @@ public final class Forwarder implements AutoCloseable
             config.nodeDirectory().resolve(ControlChannel.FILE_NAME));
         log.println("  buffer bounds checks " + (DirectBuffer.SHOULD_BOUNDS_CHECK ?
             "on" : "off (-D" + DirectBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME + "=true)"));
+        log.println("  Java " + Runtime.version() + ", " + System.getProperty("java.vm.name") + ", " +
+            System.getProperty("java.home"));
         log.println("  JIT inlining -XX:InlineSmallCode=" + vmOption("InlineSmallCode") +
             " (scripts/sluice sets 6000 so the burst loop inlines its per-frame work)");
         log.flush();

@@ -3,6 +3,7 @@ package io.sluice.systemtest;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.Repository;
+import io.sluice.testkit.SluiceJvm;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,8 +20,7 @@ import java.util.List;
  */
 final class Node
 {
-    private static final List<String> JVM_FLAGS = List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-        "--add-opens", "java.base/java.nio=ALL-UNNAMED", "-Xmx256m");
+    private static final List<String> JVM_FLAGS = List.of("-Xmx256m");
 
     private final String name;
     private final Namespace namespace;
@@ -118,8 +118,7 @@ final class Node
 
     private static String[] java(final String... mainAndArgs)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        final List<String> command = SluiceJvm.command();
         command.addAll(JVM_FLAGS);
         command.add("-Dsluice.home=" + repositoryRoot());
         command.add("-cp");

@@ -97,6 +97,9 @@ class ForwarderLifecycleTest
         assertTrue(forwarder.stdout().contains("forwarder: stopped cleanly"), forwarder.output());
         // Test forwarders run with Agrona's default (checks on); scripts/sluice turns them off.
         assertTrue(forwarder.stdout().contains("buffer bounds checks on"), forwarder.output());
+        // Test forwarders run on this test's Java (scripts/sluice picks the newest installed JDK).
+        assertTrue(forwarder.stdout().contains("  Java " + Runtime.version() + ", " +
+            System.getProperty("java.vm.name") + ", " + System.getProperty("java.home") + "\n"), forwarder.output());
         // Test forwarders get the JVM's default inlining limit, the one this JVM has (scripts/sluice sets 6000).
         final String inlineSmallCode = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
             .getVMOption("InlineSmallCode").getValue();

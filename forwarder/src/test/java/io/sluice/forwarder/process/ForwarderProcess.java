@@ -8,6 +8,7 @@ import io.sluice.common.counters.CountersFileException;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.common.counters.ForwarderState;
 import io.sluice.testkit.Repository;
+import io.sluice.testkit.SluiceJvm;
 
 import java.io.File;
 import java.io.IOException;
@@ -16,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -38,10 +38,7 @@ final class ForwarderProcess implements AutoCloseable
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     static final Duration WAIT_TIMEOUT = Duration.ofSeconds(20);
     private static final long POLL_MS = 5;
-    private static final List<String> JVM_FLAGS = List.of(
-        "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-        "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-        "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:-UsePerfData");
+    private static final List<String> JVM_FLAGS = List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:-UsePerfData");
 
     private final NodeSpec spec;
     private final Path configFile;
@@ -77,8 +74,7 @@ final class ForwarderProcess implements AutoCloseable
             final Path nodeDir = Files.createDirectories(dir.resolve(spec.name()));
             final Path config = nodeDir.resolve("node.yaml");
             Files.writeString(config, yaml);
-            final List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            final List<String> command = SluiceJvm.command();
             command.addAll(JVM_FLAGS);
             command.addAll(List.of(extraJvmArgs));
             command.add("-Dsluice.home=" + repositoryRoot());
