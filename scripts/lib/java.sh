@@ -24,7 +24,10 @@ select_java() {
     if [[ -n "${SLUICE_JAVA_HOME:-}" ]]; then
         home=$SLUICE_JAVA_HOME
         feature=$(java_home_feature "$home")
-        [[ -n "$feature" ]] || { echo "$who: SLUICE_JAVA_HOME=$home is not a JDK (no bin/java or release file)" >&2; exit 2; }
+        if [[ -z "$feature" ]]; then
+            echo "$who: SLUICE_JAVA_HOME=$home is not a JDK (no bin/java or release file)" >&2
+            exit 2
+        fi
     else
         for candidate in /usr/lib/jvm/*; do
             [[ -L "$candidate" ]] && continue
@@ -39,7 +42,10 @@ select_java() {
             home=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
             feature=$(java_home_feature "$home")
         fi
-        [[ -n "$feature" ]] || { echo "$who: no JDK found (install openjdk-17-jdk-headless or set SLUICE_JAVA_HOME)" >&2; exit 2; }
+        if [[ -z "$feature" ]]; then
+            echo "$who: no JDK found (install openjdk-17-jdk-headless or set SLUICE_JAVA_HOME)" >&2
+            exit 2
+        fi
     fi
     if [[ "$feature" -lt 17 ]]; then
         echo "$who: $home is Java $feature; Sluice needs Java 17 or later" >&2
