@@ -145,6 +145,22 @@ static long prepare(struct builder *b, const struct backend *backends, size_t n)
 }
 
 /*
+ * Walks a permutation from slot c by steps of skip to its first empty slot, gives
+ * it to id and returns the next slot of the permutation.
+ */
+static inline uint32_t claim(int32_t *table, uint32_t c, uint32_t skip, uint32_t m, int32_t id)
+{
+	while (table[c] != NO_BACKEND) {
+		c += skip; /* c, skip < M <= INT32_MAX: no uint32 overflow */
+		if (c >= m)
+			c -= m;
+	}
+	table[c] = id;
+	c += skip;
+	return c >= m ? c - m : c;
+}
+
+/*
  * Maglev paper section 3.4, Pseudocode 1, with weighted turns: on turn t,
  * backend i may claim a slot only while count[i] * maxWeight < t * weight[i],
  * so each backend's share of the turns follows its weight.
@@ -155,22 +171,27 @@ static void fill(struct builder *b, int32_t *table, size_t n, uint32_t max_weigh
 	struct slot_state *state = b->state;
 	uint32_t filled = 0;
 
+	/* Equal weights skip nobody on any turn: a loop without the check, as the Java builder has. */
+	int equal = 1;
+	for (size_t i = 0; i < n; i++)
+		equal &= state[i].weight == max_weight;
+	if (equal) {
+		for (;;) {
+			for (size_t i = 0; i < n; i++) {
+				struct slot_state *s = &state[i];
+				s->next = claim(table, s->next, s->skip, m, s->id);
+				if (++filled == m)
+					return;
+			}
+		}
+	}
+
 	for (uint64_t turn = 1;; turn++) {
 		for (size_t i = 0; i < n; i++) {
 			struct slot_state *s = &state[i];
 			if ((uint64_t)s->count * max_weight >= turn * s->weight)
 				continue;
-			/* Walk this backend's permutation to its most preferred empty slot. */
-			uint32_t c = s->next;
-			const uint32_t skip = s->skip;
-			while (table[c] != NO_BACKEND) {
-				c += skip; /* c, skip < M <= INT32_MAX: no uint32 overflow */
-				if (c >= m)
-					c -= m;
-			}
-			table[c] = s->id;
-			c += skip;
-			s->next = c >= m ? c - m : c;
+			s->next = claim(table, s->next, s->skip, m, s->id);
 			s->count++;
 			if (++filled == m)
 				return;

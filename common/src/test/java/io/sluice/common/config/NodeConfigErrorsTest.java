@@ -159,6 +159,14 @@ class NodeConfigErrorsTest
     }
 
     @Test
+    void rejectsTableSizeAboveTheLimit()
+    {
+        // 16777259 is prime: the bound, not primality, refuses it.
+        fails(with("maglev_table_size: 65537", "maglev_table_size: 16777259"), "forwarder.maglev_table_size",
+            "must be at most 16777213");
+    }
+
+    @Test
     void rejectsBadIpv4()
     {
         fails(with("tunnel_source_v4: 10.0.0.1", "tunnel_source_v4: 10.0.0.256"), "forwarder.tunnel_source_v4",

@@ -1,8 +1,11 @@
 package io.sluice.common.maglev;
 
+import io.sluice.common.hash.XxHash64;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -165,6 +168,94 @@ class MaglevTableBuilderTest
             assertThrows(IllegalArgumentException.class, () -> new MaglevTableBuilder(65_536, 0));
         assertTrue(error.getMessage().contains("prime"), error.getMessage());
         assertTrue(error.getMessage().contains("65537"), error.getMessage());
+    }
+
+    @Test
+    void rejectsTableSizeAboveTheLimit()
+    {
+        assertEquals(MaglevTableBuilder.MAX_TABLE_SIZE, MaglevTableBuilder.previousPrime(1 << 24));
+        final String problem = MaglevTableBuilder.checkTableSize(MaglevTableBuilder.nextPrime(1 << 24));
+        assertTrue(problem != null && problem.contains("at most 16777213"), problem);
+        assertEquals(null, MaglevTableBuilder.checkTableSize(MaglevTableBuilder.MAX_TABLE_SIZE));
+    }
+
+    @Test
+    void rejectsATableArrayOfAnotherSize()
+    {
+        final MaglevTableBuilder builder = new MaglevTableBuilder(M, 0);
+        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> builder.build(backends(3), new int[M - 1]));
+        assertTrue(error.getMessage().contains("65536 slots"), error.getMessage());
+    }
+
+    @Test
+    void matchesAPlainPseudocode1WithEqualAndUnequalWeights()
+    {
+        // The builder has a fill without the weight check for equal weights, and reads the table without bounds
+        // checks: both must give exactly what the paper's loop, written plainly, gives.
+        final List<List<MaglevBackend>> sets = new ArrayList<>();
+        sets.add(backends(100));
+        final List<MaglevBackend> sevens = new ArrayList<>();
+        final List<MaglevBackend> mixed = new ArrayList<>();
+        for (final MaglevBackend backend : backends(60))
+        {
+            sevens.add(new MaglevBackend(backend.identity(), 7, backend.id()));
+            mixed.add(new MaglevBackend(backend.identity(), 1 + backend.id() % 5, backend.id()));
+        }
+        sets.add(sevens);
+        sets.add(mixed);
+        for (final int size : new int[]{M, 251})
+        {
+            final MaglevTableBuilder builder = new MaglevTableBuilder(size, 5);
+            for (final List<MaglevBackend> set : sets)
+            {
+                assertArrayEquals(plainPseudocode1(set, size, 5), slots(builder.build(set)),
+                    set.size() + " backends, M " + size + ", first weight " + set.get(0).weight());
+            }
+        }
+    }
+
+    // Maglev paper Pseudocode 1 with weighted turns, as plainly as it can be written.
+    private static int[] plainPseudocode1(final List<MaglevBackend> set, final int m, final long seed)
+    {
+        final List<MaglevBackend> ordered = new ArrayList<>(set);
+        ordered.sort(MaglevBackend::compareIdentity);
+        final int n = ordered.size();
+        final long[] next = new long[n];
+        final long[] skip = new long[n];
+        final int[] count = new int[n];
+        int maxWeight = 0;
+        for (int i = 0; i < n; i++)
+        {
+            final byte[] identity = ordered.get(i).identity();
+            final UnsafeBuffer buffer = new UnsafeBuffer(identity);
+            next[i] = Long.remainderUnsigned(XxHash64.hash(buffer, 0, identity.length, seed), m);
+            skip[i] = Long.remainderUnsigned(XxHash64.hash(buffer, 0, identity.length, seed + 1), m - 1) + 1;
+            maxWeight = Math.max(maxWeight, ordered.get(i).weight());
+        }
+        final int[] table = new int[m];
+        Arrays.fill(table, MaglevTable.NO_BACKEND);
+        int filled = 0;
+        for (long turn = 1; filled < m; turn++)
+        {
+            for (int i = 0; i < n && filled < m; i++)
+            {
+                if ((long)count[i] * maxWeight >= turn * ordered.get(i).weight())
+                {
+                    continue;
+                }
+                int c = (int)next[i];
+                while (table[c] != MaglevTable.NO_BACKEND)
+                {
+                    c = (int)((c + skip[i]) % m);
+                }
+                table[c] = ordered.get(i).id();
+                next[i] = (c + skip[i]) % m;
+                count[i]++;
+                filled++;
+            }
+        }
+        return table;
     }
 
     @Test
