@@ -438,6 +438,16 @@ SLUICE_API int32_t sluice_port_mac(uint16_t port, uint8_t *mac6)
 	return 0;
 }
 
+SLUICE_API int32_t sluice_port_set_mac(uint16_t port, const uint8_t *mac6)
+{
+	struct rte_ether_addr addr;
+
+	if (mac6 == NULL)
+		return -EINVAL;
+	memcpy(addr.addr_bytes, mac6, RTE_ETHER_ADDR_LEN);
+	return rte_eth_dev_default_mac_addr_set(port, &addr);
+}
+
 SLUICE_API int32_t sluice_port_stats(uint16_t port, struct sluice_port_stats *out)
 {
 	struct rte_eth_stats stats;

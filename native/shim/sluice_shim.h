@@ -250,6 +250,10 @@ SLUICE_API int32_t sluice_port_close(uint16_t port);
 /* Writes the port's 6-byte MAC address to mac6. 0 or a negative errno. */
 SLUICE_API int32_t sluice_port_mac(uint16_t port, uint8_t *mac6);
 
+/* Sets the port's MAC address to the 6 bytes at mac6 (rte_eth_dev_default_mac_addr_set(); a net_tap port sets
+ * its kernel interface's). 0 or a negative errno. */
+SLUICE_API int32_t sluice_port_set_mac(uint16_t port, const uint8_t *mac6);
+
 /* Copies the port's counters to out (rte_eth_stats_get()). 0 or a negative errno. */
 SLUICE_API int32_t sluice_port_stats(uint16_t port, struct sluice_port_stats *out);
 

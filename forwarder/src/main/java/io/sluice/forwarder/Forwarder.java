@@ -155,7 +155,37 @@ public final class Forwarder implements AutoCloseable
             dpdk.check(shim.sluice_port_start(id), "start port " + port.name());
             startedPorts.add(id);
         }
+        for (final PortConfig port : forwarder.ports())
+        {
+            if (port.hasKernelPort())
+            {
+                giveKernelPortTheMacOf(port.name(), port.kernelPort());
+            }
+        }
         ownMac = forwarder.ownMacAuto() ? portMac(forwarder.workers().get(0).txPort()) : forwarder.ownMac().value();
+    }
+
+    // The node's kernel answers ARP and neighbour solicitations for its addresses through the kernel port: with
+    // another MAC than the data port's, the router would send the node's own traffic to an address the NIC does
+    // not accept. So the kernel port takes the data port's MAC, whatever its own (net_tap makes one up unless
+    // eal_args says mac=...).
+    private void giveKernelPortTheMacOf(final String dataPort, final String kernelPort)
+    {
+        final long mac = portMac(dataPort);
+        final long kernelMac = portMac(kernelPort);
+        if (mac == kernelMac)
+        {
+            return;
+        }
+        final byte[] bytes = new byte[6];
+        for (int i = 0; i < bytes.length; i++)
+        {
+            bytes[i] = (byte)(mac >>> (40 - 8 * i));
+        }
+        dpdk.check(shim.sluice_port_set_mac(portIds.get(kernelPort), bytes),
+            "set the MAC of kernel port " + kernelPort + " to " + formatMac(mac) + " (the MAC of " + dataPort + ")");
+        log.printf("forwarder: kernel port %s takes %s's MAC %s (it had %s)%n", kernelPort, dataPort, formatMac(mac),
+            formatMac(kernelMac));
     }
 
     private long portMac(final String portName)

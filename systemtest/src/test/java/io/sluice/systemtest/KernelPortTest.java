@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -118,8 +119,13 @@ class KernelPortTest
             () -> peer.run("curl", "-s", "--max-time", "3", "http://10.10.1.2:8080/hello.txt").stdout(),
             text -> text.contains("hello through the kernel port"), "an HTTP answer from the node's kernel");
         assertEquals("hello through the kernel port\n", body);
+        // The forwarder gave the TAP the data port's MAC (eal_args asked for TAP_MAC): the node's kernel answers ARP
+        // with the MAC its traffic arrives at, as a NIC that filters on its own MAC needs.
+        final String dataMac = lb.exec("cat", "/sys/class/net/l0/address").trim();
+        assertNotEquals(TAP_MAC, dataMac);
+        assertEquals(dataMac, lb.exec("cat", "/sys/class/net/sltap0/address").trim(), "the TAP's MAC");
         final String neighbour = peer.exec("ip", "neigh", "show", "10.10.1.2");
-        assertTrue(neighbour.contains(TAP_MAC), "the peer learned the TAP's MAC by ARP: " + neighbour);
+        assertTrue(neighbour.contains(dataMac), "the peer learned the data port's MAC by ARP: " + neighbour);
 
         try (CountersFile counters = CountersFile.openReadOnly(
             directory.resolve("shm").resolve(node.name()).resolve("counters.dat")))
@@ -134,6 +140,9 @@ class KernelPortTest
         final List<String> log = List.of(node.logs().split("\n"));
         assertTrue(log.stream().anyMatch(line -> line.contains("frames for no VIP to kernel port net_tap0")),
             node.logs());
+        final String macLine = "forwarder: kernel port net_tap0 takes net_af_packet0's MAC " + dataMac + " (it had " +
+            TAP_MAC + ")";
+        assertTrue(log.stream().anyMatch(line -> line.contains(macLine)), node.logs());
     }
 
     private static long sum(final CountersReader reader, final CounterType type)

@@ -1,6 +1,7 @@
 package io.sluice.forwarder.dpdk;
 
 import jnr.ffi.annotations.IgnoreError;
+import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.Out;
 import jnr.ffi.types.u_int16_t;
 import jnr.ffi.types.u_int32_t;
@@ -62,6 +63,8 @@ public interface ShimLibrary
     int sluice_port_close(@u_int16_t int port);
 
     int sluice_port_mac(@u_int16_t int port, @Out byte[] mac6);
+
+    int sluice_port_set_mac(@u_int16_t int port, @In byte[] mac6);
 
     int sluice_port_stats(@u_int16_t int port, long statsAddress);
 
