@@ -8,6 +8,7 @@ import io.sluice.controller.metrics.ControllerFamilies;
 import io.sluice.controller.metrics.MetricFamily;
 import io.sluice.controller.metrics.MetricsServer;
 import io.sluice.controller.metrics.PrometheusFormatter;
+import io.sluice.controller.operator.ActionToken;
 import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.status.NodeStatus;
 import io.sluice.controller.status.StatusRenderer;
@@ -31,6 +32,8 @@ import java.util.concurrent.TimeoutException;
  *     <li>{@code POST /reload}: re-read the node configuration (200 with the changes, 404 with the reason when
  *     refused).</li>
  * </ul>
+ * The actions need {@code Authorization: Bearer <token>} with the token of {@link ActionToken} (401 without it);
+ * metrics and status are open to whoever reaches the address.
  */
 final class ControllerHttp
 {
@@ -41,7 +44,8 @@ final class ControllerHttp
     {
     }
 
-    static MetricsServer start(final NodeConfig config, final ControllerAgent agent) throws IOException
+    static MetricsServer start(final NodeConfig config, final ControllerAgent agent, final ActionToken token)
+        throws IOException
     {
         final Path countersPath = config.nodeDirectory().resolve(CountersFileHeader.FILE_NAME);
         return MetricsServer.start(config.controller().metrics(), () -> metrics(countersPath, agent.status()), Map.of(
@@ -49,7 +53,8 @@ final class ControllerHttp
             "/drain", (method, query) -> action(agent, method, query, OperatorRequest.Action.DRAIN),
             "/undrain", (method, query) -> action(agent, method, query, OperatorRequest.Action.UNDRAIN),
             "/set-weight", (method, query) -> action(agent, method, query, OperatorRequest.Action.SET_WEIGHT),
-            "/reload", (method, query) -> action(agent, method, query, OperatorRequest.Action.RELOAD)));
+            "/reload", (method, query) -> action(agent, method, query, OperatorRequest.Action.RELOAD)),
+            token::admits);
     }
 
     static String metrics(final Path countersPath, final NodeStatus status)

@@ -14,6 +14,7 @@ import io.sluice.controller.liveness.ForwarderLiveness;
 import io.sluice.controller.metrics.MetricsServer;
 import io.sluice.controller.monitor.ForwarderSession;
 import io.sluice.controller.monitor.HealthMonitor;
+import io.sluice.controller.operator.ActionToken;
 import io.sluice.controller.operator.BackendWeights;
 import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.operator.OverridesFile;
@@ -118,16 +119,28 @@ public final class ControllerMain
             checked -> new HealthCheckRunner(checked, CHECK_THREADS), weights, overridesFile, session, observer, ForwarderLiveness.of(config.controller()), speaker, clock, out);
         final AgentRunner agentRunner = new AgentRunner(new SleepingMillisIdleStrategy(10),
             ex -> err.println("controller: agent error: " + ex), null, agent);
+        final ActionToken token;
+        try
+        {
+            token = ActionToken.create(nodeDirectory);
+        }
+        catch (final IOException ex)
+        {
+            err.println("controller: cannot write " + nodeDirectory.resolve(ActionToken.FILE_NAME) + ": " + ex);
+            CloseHelper.closeAll(agent::onClose, speaker);
+            return 1;
+        }
         final MetricsServer http;
         try
         {
-            http = ControllerHttp.start(config, agent);
+            http = ControllerHttp.start(config, agent, token);
         }
         catch (final IOException ex)
         {
             err.println("controller: cannot serve metrics and status on " + config.controller().metrics().address()
                 .getHostAddress() + ":" + config.controller().metrics().port() + ": " + ex.getMessage());
             CloseHelper.closeAll(agent::onClose, speaker);
+            token.delete();
             return 1;
         }
         AgentRunner.startOnThread(agentRunner);
@@ -156,6 +169,7 @@ public final class ControllerMain
         {
             // Closing the agent runner runs onClose on the agent thread: stops the check pool, unmaps the files.
             CloseHelper.closeAll(agentRunner, speaker, http);
+            token.delete();
         }
         out.println("controller: stopped cleanly");
         out.flush();

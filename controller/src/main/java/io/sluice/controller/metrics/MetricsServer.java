@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -76,15 +77,17 @@ public final class MetricsServer implements AutoCloseable
     private final ExecutorService executor;
     private final Supplier<String> body;
     private final Map<String, Route> routes;
+    private final Predicate<String> authorization;
     private boolean closed;
 
     private MetricsServer(final HttpServer server, final ExecutorService executor, final Supplier<String> body,
-        final Map<String, Route> routes)
+        final Map<String, Route> routes, final Predicate<String> authorization)
     {
         this.server = server;
         this.executor = executor;
         this.body = body;
         this.routes = routes;
+        this.authorization = authorization;
     }
 
     /**
@@ -112,6 +115,25 @@ public final class MetricsServer implements AutoCloseable
     public static MetricsServer start(final MetricsConfig config, final Supplier<String> body,
         final Map<String, Route> routes) throws IOException
     {
+        return start(config, body, routes, null);
+    }
+
+    /**
+     * Binds and serves as {@link #start(MetricsConfig, Supplier, Map)}, and lets a route be called with any method
+     * but GET (an action) only when the request's {@code Authorization} header passes {@code authorization};
+     * otherwise the answer is 401.
+     *
+     * @param config        where to listen.
+     * @param body          renders the metrics on each scrape.
+     * @param routes        other paths and their handlers.
+     * @param authorization tests the {@code Authorization} header (null when absent) of every non-GET request to a
+     *                      route; null lets every request through.
+     * @return the running server.
+     * @throws IOException when the address cannot be bound.
+     */
+    public static MetricsServer start(final MetricsConfig config, final Supplier<String> body,
+        final Map<String, Route> routes, final Predicate<String> authorization) throws IOException
+    {
         Objects.requireNonNull(body, "body");
         final HttpServer server = HttpServer.create(new InetSocketAddress(config.address(), config.port()), 0);
         final ExecutorService executor = Executors.newSingleThreadExecutor(runnable ->
@@ -120,7 +142,7 @@ public final class MetricsServer implements AutoCloseable
             thread.setDaemon(true);
             return thread;
         });
-        final MetricsServer metrics = new MetricsServer(server, executor, body, Map.copyOf(routes));
+        final MetricsServer metrics = new MetricsServer(server, executor, body, Map.copyOf(routes), authorization);
         server.createContext("/", metrics::handle);
         server.setExecutor(executor);
         server.start();
@@ -160,6 +182,14 @@ public final class MetricsServer implements AutoCloseable
             final Route route = routes.get(path);
             if (route != null)
             {
+                if (authorization != null && !"GET".equals(exchange.getRequestMethod()) &&
+                    !authorization.test(exchange.getRequestHeaders().getFirst("Authorization")))
+                {
+                    exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+                    respond(exchange, 401, "unauthorized: an action needs \"Authorization: Bearer <token>\", the " +
+                        "token being the controller.token file in the node directory (scripts/sluice sends it)\n");
+                    return;
+                }
                 serve(exchange, route);
                 return;
             }

@@ -3,6 +3,7 @@ package io.sluice.controller.tools;
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.MetricsConfig;
 import io.sluice.common.config.NodeConfig;
+import io.sluice.controller.operator.ActionToken;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -126,15 +127,34 @@ public final class ControllerTool
             return EXIT_USAGE;
         }
         final String base = baseUri(config.controller().metrics());
-        final HttpRequest request = command.equals("status") ?
-            HttpRequest.newBuilder(URI.create(base + "/status" + (json ? "?format=json" : ""))).timeout(TIMEOUT)
-                .GET().build() : command.equals("reload") ?
-            HttpRequest.newBuilder(URI.create(base + "/reload")).timeout(TIMEOUT)
-                .POST(HttpRequest.BodyPublishers.noBody()).build() :
-            HttpRequest.newBuilder(URI.create(base + "/" + command + "?vip=" + encode(positional.get(0)) +
-                "&backend=" + encode(positional.get(1)) +
-                (command.equals("set-weight") ? "&weight=" + encode(positional.get(2)) : "")))
-                .timeout(TIMEOUT).POST(HttpRequest.BodyPublishers.noBody()).build();
+        final HttpRequest request;
+        if (command.equals("status"))
+        {
+            request = HttpRequest.newBuilder(URI.create(base + "/status" + (json ? "?format=json" : "")))
+                .timeout(TIMEOUT).GET().build();
+        }
+        else
+        {
+            // Actions carry the running controller's token, which only its user can read.
+            final String token;
+            try
+            {
+                token = ActionToken.read(config.nodeDirectory());
+            }
+            catch (final IOException ex)
+            {
+                err.println("sluice " + command + ": cannot read the controller's token " +
+                    config.nodeDirectory().resolve(ActionToken.FILE_NAME) + " (" + ex + "); is the controller " +
+                    "running, and are you its user (or root)?");
+                return EXIT_FAILED;
+            }
+            final String path = command.equals("reload") ? "/reload" : "/" + command + "?vip=" +
+                encode(positional.get(0)) + "&backend=" + encode(positional.get(1)) +
+                (command.equals("set-weight") ? "&weight=" + encode(positional.get(2)) : "");
+            request = HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
+                .header("Authorization", ActionToken.header(token))
+                .POST(HttpRequest.BodyPublishers.noBody()).build();
+        }
         try
         {
             final HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(TIMEOUT).build()

@@ -3,6 +3,7 @@ package io.sluice.controller.tools;
 import io.sluice.common.config.IpLiterals;
 import io.sluice.common.config.MetricsConfig;
 import io.sluice.controller.metrics.MetricsServer;
+import io.sluice.controller.operator.ActionToken;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,9 +12,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -51,14 +57,22 @@ class ControllerToolTest
               workers: [{core: 0, rx_port: net_null0}]
               next_hop_mac: "02:00:00:00:00:fe"
               tunnel_source_v4: 10.0.0.1
+              counters_dir: %s
             controller:
               metrics: {address: 127.0.0.1, port: %d}
-            """.formatted(port));
+            """.formatted(dir.resolve("shm"), port));
         return file;
+    }
+
+    // The node directory of config(): counters_dir/<node name>.
+    private Path nodeDirectory()
+    {
+        return dir.resolve("shm").resolve("lb1");
     }
 
     private Path startController() throws IOException
     {
+        final ActionToken token = ActionToken.create(nodeDirectory());
         server = MetricsServer.start(new MetricsConfig(IpLiterals.parse("127.0.0.1"), 0), () -> "", Map.of(
             "/status", (method, query) ->
             {
@@ -76,7 +90,7 @@ class ControllerToolTest
             {
                 requests.add(method + " /set-weight " + query);
                 return MetricsServer.Response.text(200, "ok\n");
-            }));
+            }), token::admits);
         return config(server.address().getPort());
     }
 
@@ -105,6 +119,37 @@ class ControllerToolTest
         assertEquals(List.of("POST /drain {vip=web, backend=be1}", "POST /set-weight {vip=web, backend=10.1.0.2, " +
             "weight=5}", "POST /drain {vip=web, backend=be9}"), requests);
         assertEquals("VIP web has no backend 'be9'\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void actionsNeedTheControllersTokenAndStatusDoesNot() throws Exception
+    {
+        final Path config = startController();
+        final Path tokenFile = nodeDirectory().resolve(ActionToken.FILE_NAME);
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile)));
+        final String token = Files.readString(tokenFile).trim();
+        assertTrue(token.matches("[0-9a-f]{64}"), token);
+
+        // Straight to the port: no token, a wrong one, then the right one.
+        final URI drain = URI.create("http://127.0.0.1:" + server.address().getPort() + "/drain?vip=web&backend=be1");
+        final HttpClient client = HttpClient.newHttpClient();
+        final HttpRequest.Builder post = HttpRequest.newBuilder(drain).POST(HttpRequest.BodyPublishers.noBody());
+        final HttpResponse<String> anonymous = client.send(post.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, anonymous.statusCode());
+        assertTrue(anonymous.body().contains("controller.token"), anonymous.body());
+        assertEquals(401, client.send(post.copy().header("Authorization", ActionToken.header("0".repeat(64))).build(),
+            HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals(200, client.send(post.copy().header("Authorization", ActionToken.header(token)).build(),
+            HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals(List.of("POST /drain {vip=web, backend=be1}"), requests);
+
+        // Without the token file the tool says where it looked; status needs no token.
+        Files.delete(tokenFile);
+        assertEquals(1, run("drain", "--config", config.toString(), "web", "be1"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("cannot read the controller's token " + tokenFile),
+            err.toString(StandardCharsets.UTF_8));
+        assertEquals(0, run("status", "--config", config.toString()));
+        assertEquals(List.of("POST /drain {vip=web, backend=be1}", "GET /status {}"), requests);
     }
 
     @Test
