@@ -49,8 +49,8 @@ class HealthCheckRunnerTest
     {
         // Starts down, one pass brings it up, one failure takes it down.
         final HealthCheckConfig check = new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/",
-            HealthCheckConfig.VIP_PORT, 200, 399, TimeUnit.MILLISECONDS.toNanos(INTERVAL_MS),
-            TimeUnit.MILLISECONDS.toNanos(500), 1, 1, false);
+            HealthCheckConfig.VIP_PORT, HealthCheckConfig.DEFAULT_EXPECT_STATUS,
+            TimeUnit.MILLISECONDS.toNanos(INTERVAL_MS), TimeUnit.MILLISECONDS.toNanos(500), 1, 1, false);
         final VipConfig vip = new VipConfig("web", VIP_ADDRESS, 80, TransportProtocol.TCP,
             List.of(new BackendConfig("b1", B1, 1)));
         final ControllerConfig defaults = ControllerConfig.defaults();

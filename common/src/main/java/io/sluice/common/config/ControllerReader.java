@@ -83,35 +83,8 @@ final class ControllerReader
             throw reader.error("path", "must be printable ASCII without spaces, got \"" + path + "\"");
         }
         final int port = reader.optionalInt("port", base.port(), 1, 65535);
-        int low = base.expectStatusLow();
-        int high = base.expectStatusHigh();
-        if (reader.has("expect_status"))
-        {
-            final List<?> range = reader.list("expect_status", true);
-            final String field = reader.pathOf("expect_status");
-            if (range.size() != 2)
-            {
-                throw reader.error("expect_status", "expected [lo, hi], an inclusive range of HTTP statuses such as " +
-                    "[200, 399]; got " + range.size() + " value(s)");
-            }
-            final int[] bounds = new int[2];
-            for (int i = 0; i < 2; i++)
-            {
-                final Object value = range.get(i);
-                if (!(value instanceof Integer status) || status < 100 || status > 599)
-                {
-                    throw new ConfigException(reader.file(), field + "[" + i + "]",
-                        "expected an HTTP status 100..599, got " + MapReader.describe(value));
-                }
-                bounds[i] = status;
-            }
-            low = bounds[0];
-            high = bounds[1];
-            if (low > high)
-            {
-                throw reader.error("expect_status", "lo " + low + " is above hi " + high);
-            }
-        }
+        final HttpStatuses expectStatus =
+            reader.has("expect_status") ? readExpectStatus(reader) : base.expectStatus();
         final long intervalNs = reader.optionalDurationNanos("interval", base.intervalNs());
         final long timeoutNs = reader.optionalDurationNanos("timeout", base.timeoutNs());
         if (timeoutNs >= intervalNs)
@@ -123,7 +96,60 @@ final class ControllerReader
         final int rise = reader.optionalInt("rise", base.rise(), 1, HealthCheckConfig.MAX_RISE_FALL);
         final int fall = reader.optionalInt("fall", base.fall(), 1, HealthCheckConfig.MAX_RISE_FALL);
         final boolean startUp = reader.optionalBoolean("start_up", base.startUp());
-        return new HealthCheckConfig(type, path, port, low, high, intervalNs, timeoutNs, rise, fall, startUp);
+        return new HealthCheckConfig(type, path, port, expectStatus, intervalNs, timeoutNs, rise, fall, startUp);
+    }
+
+    // expect_status: [lo, hi] (an inclusive range), one status (200), or a list in a string ("200,204,301-302").
+    private static HttpStatuses readExpectStatus(final MapReader reader) throws ConfigException
+    {
+        final Object value = reader.get("expect_status");
+        if (value instanceof Integer status)
+        {
+            return parseStatuses(reader, Integer.toString(status));
+        }
+        if (value instanceof String text)
+        {
+            return parseStatuses(reader, text);
+        }
+        if (!(value instanceof List<?> range))
+        {
+            throw reader.error("expect_status", "expected [lo, hi], a status such as 200, or a list such as " +
+                "\"200,204,301-302\"; got " + MapReader.describe(value));
+        }
+        final String field = reader.pathOf("expect_status");
+        if (range.size() != 2)
+        {
+            throw reader.error("expect_status", "expected [lo, hi], an inclusive range of HTTP statuses such as " +
+                "[200, 399]; got " + range.size() + " value(s)");
+        }
+        final int[] bounds = new int[2];
+        for (int i = 0; i < 2; i++)
+        {
+            final Object bound = range.get(i);
+            if (!(bound instanceof Integer status) || status < HttpStatuses.MIN || status > HttpStatuses.MAX)
+            {
+                throw new ConfigException(reader.file(), field + "[" + i + "]",
+                    "expected an HTTP status 100..599, got " + MapReader.describe(bound));
+            }
+            bounds[i] = status;
+        }
+        if (bounds[0] > bounds[1])
+        {
+            throw reader.error("expect_status", "lo " + bounds[0] + " is above hi " + bounds[1]);
+        }
+        return HttpStatuses.range(bounds[0], bounds[1]);
+    }
+
+    private static HttpStatuses parseStatuses(final MapReader reader, final String text) throws ConfigException
+    {
+        try
+        {
+            return HttpStatuses.parse(text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw reader.error("expect_status", ex.getMessage() + " in \"" + text + "\"");
+        }
     }
 
     private static FlapDampingConfig flapDamping(final MapReader reader) throws ConfigException

@@ -9,8 +9,7 @@ import java.util.concurrent.TimeUnit;
  * @param type             HTTP GET or TCP connect.
  * @param path             the HTTP request path, starting with {@code /}; unused by TCP checks.
  * @param port             the port to check, or {@link #VIP_PORT} for the VIP's own port.
- * @param expectStatusLow  the lowest HTTP status that passes; unused by TCP checks.
- * @param expectStatusHigh the highest HTTP status that passes (inclusive); unused by TCP checks.
+ * @param expectStatus     the HTTP statuses that pass; unused by TCP checks.
  * @param intervalNs       time between the starts of two checks of one backend.
  * @param timeoutNs        time after which a check fails; shorter than the interval.
  * @param rise             consecutive passes that bring a down backend up, 1..100.
@@ -18,14 +17,13 @@ import java.util.concurrent.TimeUnit;
  * @param startUp          whether backends start up (true) or down until they pass {@code rise} checks (false).
  */
 public record HealthCheckConfig(
-    Type type, String path, int port, int expectStatusLow, int expectStatusHigh, long intervalNs, long timeoutNs,
-    int rise, int fall, boolean startUp)
+    Type type, String path, int port, HttpStatuses expectStatus, long intervalNs, long timeoutNs, int rise, int fall,
+    boolean startUp)
 {
     /** The {@link #port} that means "the VIP's port". */
     public static final int VIP_PORT = 0;
     public static final String DEFAULT_PATH = "/";
-    public static final int DEFAULT_EXPECT_STATUS_LOW = 200;
-    public static final int DEFAULT_EXPECT_STATUS_HIGH = 399;
+    public static final HttpStatuses DEFAULT_EXPECT_STATUS = HttpStatuses.range(200, 399);
     public static final long DEFAULT_INTERVAL_NS = TimeUnit.SECONDS.toNanos(2);
     public static final long DEFAULT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
     public static final int DEFAULT_RISE = 2;
@@ -83,8 +81,8 @@ public record HealthCheckConfig(
      */
     public static HealthCheckConfig defaults()
     {
-        return new HealthCheckConfig(Type.TCP, DEFAULT_PATH, VIP_PORT, DEFAULT_EXPECT_STATUS_LOW,
-            DEFAULT_EXPECT_STATUS_HIGH, DEFAULT_INTERVAL_NS, DEFAULT_TIMEOUT_NS, DEFAULT_RISE, DEFAULT_FALL, false);
+        return new HealthCheckConfig(Type.TCP, DEFAULT_PATH, VIP_PORT, DEFAULT_EXPECT_STATUS, DEFAULT_INTERVAL_NS,
+            DEFAULT_TIMEOUT_NS, DEFAULT_RISE, DEFAULT_FALL, false);
     }
 
     /**
@@ -102,10 +100,10 @@ public record HealthCheckConfig(
      * Tells whether an HTTP status passes.
      *
      * @param status the response status.
-     * @return true when it lies in [{@link #expectStatusLow}, {@link #expectStatusHigh}].
+     * @return true when it is one of {@link #expectStatus}.
      */
     public boolean expects(final int status)
     {
-        return status >= expectStatusLow && status <= expectStatusHigh;
+        return expectStatus.contains(status);
     }
 }

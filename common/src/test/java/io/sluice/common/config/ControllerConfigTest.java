@@ -79,8 +79,8 @@ class ControllerConfigTest
             """) + BGP + "    exabgp: {external: false, command: exabgp}\n");
 
         final ControllerConfig controller = config.controller();
-        assertEquals(new HealthCheckConfig(HealthCheckConfig.Type.HTTP, "/healthz", 8080, 200, 399,
-            TimeUnit.SECONDS.toNanos(2), TimeUnit.SECONDS.toNanos(1), 2, 3, false), controller.healthChecks());
+        assertEquals(new HealthCheckConfig(HealthCheckConfig.Type.HTTP, "/healthz", 8080,
+            HttpStatuses.range(200, 399), TimeUnit.SECONDS.toNanos(2), TimeUnit.SECONDS.toNanos(1), 2, 3, false), controller.healthChecks());
         assertEquals(FlapDampingConfig.defaults(), controller.flapDamping());
         assertEquals(0.5, controller.failOpenShare());
         assertEquals(new MetricsConfig(InetAddress.getByName("127.0.0.1"), 9100), controller.metrics());
@@ -117,7 +117,7 @@ class ControllerConfigTest
             "controller:\n  health_checks: {type: http, path: /ok, interval: 10s, timeout: 2s}\n";
         final NodeConfig config = parse(yaml);
 
-        assertEquals(new HealthCheckConfig(HealthCheckConfig.Type.HTTP, "/ok", 8081, 200, 399,
+        assertEquals(new HealthCheckConfig(HealthCheckConfig.Type.HTTP, "/ok", 8081, HttpStatuses.range(200, 399),
             TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(2), 5, 3, false),
             config.vips().get(0).healthCheck());
     }
@@ -205,6 +205,23 @@ class ControllerConfigTest
     }
 
     @Test
+    void readsExpectStatusAsARangeAStatusOrAList() throws Exception
+    {
+        assertEquals(HttpStatuses.range(200, 299),
+            parse(controller("health_checks: {type: http, expect_status: [200, 299]}")).controller().healthChecks()
+                .expectStatus());
+        assertEquals(HttpStatuses.range(204, 204),
+            parse(controller("health_checks: {type: http, expect_status: 204}")).controller().healthChecks()
+                .expectStatus());
+        final HealthCheckConfig listed =
+            parse(controller("health_checks: {type: http, expect_status: \"200, 204,301-302\"}")).controller()
+                .healthChecks();
+        assertEquals(HttpStatuses.parse("200,204,301,302"), listed.expectStatus());
+        assertTrue(listed.expects(301));
+        assertFalse(listed.expects(303));
+    }
+
+    @Test
     void rejectsOutOfRangeValues()
     {
         fails(controller("fail_open_share: 1.5"), "controller.fail_open_share", "must be from 0.0 to 1.0, got 1.5");
@@ -215,8 +232,12 @@ class ControllerConfigTest
             "controller.health_checks.expect_status", "lo 399 is above hi 200");
         fails(controller("health_checks: {type: http, expect_status: [200, 600]}"),
             "controller.health_checks.expect_status[1]", "expected an HTTP status");
-        fails(controller("health_checks: {type: http, expect_status: 200}"),
-            "controller.health_checks.expect_status", "expected");
+        fails(controller("health_checks: {type: http, expect_status: 99}"),
+            "controller.health_checks.expect_status", "HTTP status 99 is outside 100..599 in \"99\"");
+        fails(controller("health_checks: {type: http, expect_status: \"200,2o4\"}"),
+            "controller.health_checks.expect_status", "\"2o4\" is not an HTTP status in \"200,2o4\"");
+        fails(controller("health_checks: {type: http, expect_status: {lo: 200}}"),
+            "controller.health_checks.expect_status", "expected [lo, hi], a status such as 200, or a list");
         fails(controller("metrics: {port: 0}"), "controller.metrics.port", "must be 1..65535");
         fails(controller("metrics: {address: localhost}"), "controller.metrics.address", "localhost");
         fails(controller("announce_regardless: yes"), "controller.announce_regardless", "expected true or false");

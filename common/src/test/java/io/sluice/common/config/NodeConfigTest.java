@@ -72,10 +72,10 @@ class NodeConfigTest
         assertEquals(new VipConfig("api", ip("198.51.100.10"), 443, TransportProtocol.TCP, List.of(
             new BackendConfig("api-a", ip("192.0.2.10"), 100),
             new BackendConfig("api-b", ip("2001:db8::20"), 0))), config.vips().get(0));
-        final HealthCheckConfig defaults = new HealthCheckConfig(HealthCheckConfig.Type.HTTP, "/healthz", 8080, 200,
-            299, TimeUnit.SECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(1500), 3, 4, true);
-        final HealthCheckConfig dns = new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/healthz", 53, 200, 299,
-            TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(500), 3, 4, true);
+        final HealthCheckConfig defaults = new HealthCheckConfig(HealthCheckConfig.Type.HTTP, "/healthz", 8080,
+            HttpStatuses.range(200, 299), TimeUnit.SECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(1500), 3, 4, true);
+        final HealthCheckConfig dns = new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/healthz", 53,
+            HttpStatuses.range(200, 299), TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(500), 3, 4, true);
         assertEquals(new VipConfig("[2001:db8::53]:0/udp", ip("2001:db8::53"), 0, TransportProtocol.UDP, List.of(
             new BackendConfig("2001:db8::53:1", ip("2001:db8::53:1"), 1)), dns), config.vips().get(1));
 
@@ -124,8 +124,8 @@ class NodeConfigTest
         assertEquals(List.of(), config.vips());
         assertEquals(ControllerConfig.defaults(), config.controller());
         assertFalse(config.controller().hasBgp());
-        assertEquals(new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/", 0, 200, 399, TimeUnit.SECONDS.toNanos(2),
-            TimeUnit.SECONDS.toNanos(1), 2, 3, false), config.controller().healthChecks());
+        assertEquals(new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/", 0, HttpStatuses.range(200, 399),
+            TimeUnit.SECONDS.toNanos(2), TimeUnit.SECONDS.toNanos(1), 2, 3, false), config.controller().healthChecks());
         assertEquals(new FlapDampingConfig(4, TimeUnit.SECONDS.toNanos(60), TimeUnit.SECONDS.toNanos(30),
             TimeUnit.MINUTES.toNanos(10)), config.controller().flapDamping());
         assertEquals(0.0, config.controller().failOpenShare());

@@ -1,6 +1,9 @@
 package io.sluice.controller.health;
 
+import io.sluice.common.config.HealthCheckConfig;
+import io.sluice.common.config.HttpStatuses;
 import io.sluice.common.config.IpLiterals;
+
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +30,7 @@ public final class HttpChecker {
     private final InetSocketAddress target;
     private final byte[] request;
     private final int timeoutMs;
-    private final ExpectedStatuses expected;
+    private final HttpStatuses expected;
     private final String path;
 
     /**
@@ -39,7 +42,7 @@ public final class HttpChecker {
      * @param timeout  the budget for connect and response together
      * @param expected the statuses that pass
      */
-    public HttpChecker(String ip, int port, String path, Duration timeout, ExpectedStatuses expected) {
+    public HttpChecker(String ip, int port, String path, Duration timeout, HttpStatuses expected) {
         InetAddress address = IpLiterals.parse(ip);
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port outside 1..65535: " + port);
@@ -61,7 +64,7 @@ public final class HttpChecker {
 
     /** Creates a checker that expects 200-399. */
     public HttpChecker(String ip, int port, String path, Duration timeout) {
-        this(ip, port, path, timeout, ExpectedStatuses.defaults());
+        this(ip, port, path, timeout, HealthCheckConfig.DEFAULT_EXPECT_STATUS);
     }
 
     /** Sends one GET; passes or fails with detail "HTTP 500" or what went wrong. Never throws for I/O. */

@@ -3,7 +3,6 @@ package io.sluice.controller.monitor;
 import io.sluice.common.config.BackendConfig;
 import io.sluice.common.config.HealthCheckConfig;
 import io.sluice.common.config.VipConfig;
-import io.sluice.controller.health.ExpectedStatuses;
 import io.sluice.controller.health.HttpChecker;
 import io.sluice.controller.health.TcpChecker;
 
@@ -35,8 +34,7 @@ public final class Checkers
         {
             case HTTP:
             {
-                final HttpChecker checker = new HttpChecker(ip, port, check.path(), timeout,
-                    expectedStatuses(check.expectStatusLow(), check.expectStatusHigh()));
+                final HttpChecker checker = new HttpChecker(ip, port, check.path(), timeout, check.expectStatus());
                 return checker::check;
             }
             case TCP:
@@ -47,17 +45,5 @@ public final class Checkers
             default:
                 throw new IllegalArgumentException("unknown health check type " + check.type());
         }
-    }
-
-    /**
-     * Maps an inclusive status range onto the checker's status set.
-     *
-     * @param low  the lowest status that passes.
-     * @param high the highest status that passes.
-     * @return the statuses {@code low..high}.
-     */
-    static ExpectedStatuses expectedStatuses(final int low, final int high)
-    {
-        return ExpectedStatuses.parse(low == high ? Integer.toString(low) : low + "-" + high);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.sluice.common.config.HttpStatuses;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -98,9 +99,9 @@ class HttpCheckerTest {
 
     @Test
     void usesConfiguredStatuses() {
-        HttpChecker only200 = new HttpChecker("127.0.0.1", port, "/redirect", TIMEOUT, ExpectedStatuses.parse("200"));
+        HttpChecker only200 = new HttpChecker("127.0.0.1", port, "/redirect", TIMEOUT, HttpStatuses.parse("200"));
         assertFalse(only200.check().passed());
-        HttpChecker accepts404 = new HttpChecker("127.0.0.1", port, "/missing", TIMEOUT, ExpectedStatuses.parse("404"));
+        HttpChecker accepts404 = new HttpChecker("127.0.0.1", port, "/missing", TIMEOUT, HttpStatuses.parse("404"));
         assertTrue(accepts404.check().passed());
     }
 
@@ -152,5 +153,13 @@ class HttpCheckerTest {
         assertThrows(IllegalArgumentException.class, () -> new HttpChecker("127.0.0.1", 80, "health", TIMEOUT));
         assertThrows(IllegalArgumentException.class, () -> new HttpChecker("127.0.0.1", 80, "/a b", TIMEOUT));
         assertThrows(IllegalArgumentException.class, () -> new HttpChecker("127.0.0.1", 0, "/", TIMEOUT));
+    }
+
+    @Test
+    void parsesStatusLines() {
+        assertEquals(200, HttpChecker.parseStatus("HTTP/1.1 200 OK\r"));
+        assertEquals(503, HttpChecker.parseStatus("HTTP/1.0 503"));
+        assertEquals(-1, HttpChecker.parseStatus("SSH-2.0-OpenSSH_9.6"));
+        assertEquals(-1, HttpChecker.parseStatus("HTTP/1.1 2x0 OK"));
     }
 }
