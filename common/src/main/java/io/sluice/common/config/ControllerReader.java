@@ -35,7 +35,8 @@ final class ControllerReader
             healthCheck(controller.optionalMap("health_checks", HEALTH_CHECK_KEYS), HealthCheckConfig.defaults()) :
             HealthCheckConfig.defaults();
         final FlapDampingConfig flapDamping = flapDamping(
-            controller.optionalMap("flap_damping", "max_changes", "window", "hold_down", "max_hold_down"));
+            controller.optionalMap("flap_damping", "max_changes", "window", "hold_down", "max_hold_down",
+                "quiet_period"));
         final double failOpenShare =
             controller.optionalNumber("fail_open_share", ControllerConfig.DEFAULT_FAIL_OPEN_SHARE, 0.0, 1.0);
         final long livenessNs = controller.optionalDurationNanos("forwarder_liveness_timeout",
@@ -165,7 +166,10 @@ final class ControllerReader
             throw reader.error("max_hold_down", "max_hold_down " + Durations.format(maxHoldDownNs) +
                 " must not be shorter than hold_down " + Durations.format(holdDownNs));
         }
-        return new FlapDampingConfig(maxChanges, windowNs, holdDownNs, maxHoldDownNs);
+        // Durations are whole milliseconds or more and never zero, as the damping's quiet period must be.
+        final long quietPeriodNs =
+            reader.optionalDurationNanos("quiet_period", FlapDampingConfig.DEFAULT_QUIET_PERIOD_NS);
+        return new FlapDampingConfig(maxChanges, windowNs, holdDownNs, maxHoldDownNs, quietPeriodNs);
     }
 
     private static MetricsConfig metrics(final MapReader reader) throws ConfigException

@@ -243,6 +243,8 @@ class ControllerConfigTest
         fails(controller("announce_regardless: yes"), "controller.announce_regardless", "expected true or false");
         fails(controller("flap_damping: {hold_down: 5m, max_hold_down: 1m}"), "controller.flap_damping.max_hold_down",
             "must not be shorter than hold_down 5m");
+        fails(controller("flap_damping: {quiet_period: 0s}"), "controller.flap_damping.quiet_period",
+            "must be longer than zero");
         fails(BASE + "controller:\n" + BGP + "    exabgp: {external: no}\n", "controller.bgp.exabgp.external",
             "expected true or false");
     }

@@ -81,7 +81,7 @@ class NodeConfigTest
 
         assertEquals(new ControllerConfig(defaults,
             new FlapDampingConfig(6, TimeUnit.MINUTES.toNanos(2), TimeUnit.SECONDS.toNanos(20),
-                TimeUnit.HOURS.toNanos(1)),
+                TimeUnit.HOURS.toNanos(1), TimeUnit.MINUTES.toNanos(15)),
             0.25, TimeUnit.SECONDS.toNanos(5), TimeUnit.SECONDS.toNanos(30), true,
             new MetricsConfig(ip("::"), 9200),
             new BgpConfig(4200000001L, 65000, (Inet4Address)ip("10.10.1.2"), ip("10.10.1.2"),
@@ -127,7 +127,7 @@ class NodeConfigTest
         assertEquals(new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/", 0, HttpStatuses.range(200, 399),
             TimeUnit.SECONDS.toNanos(2), TimeUnit.SECONDS.toNanos(1), 2, 3, false), config.controller().healthChecks());
         assertEquals(new FlapDampingConfig(4, TimeUnit.SECONDS.toNanos(60), TimeUnit.SECONDS.toNanos(30),
-            TimeUnit.MINUTES.toNanos(10)), config.controller().flapDamping());
+            TimeUnit.MINUTES.toNanos(10), TimeUnit.MINUTES.toNanos(5)), config.controller().flapDamping());
         assertEquals(0.0, config.controller().failOpenShare());
         assertEquals(TimeUnit.SECONDS.toNanos(3), config.controller().forwarderLivenessTimeoutNs());
         assertEquals(TimeUnit.SECONDS.toNanos(10), config.controller().drainTimeNs());

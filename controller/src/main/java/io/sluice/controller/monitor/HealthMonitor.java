@@ -134,12 +134,12 @@ public final class HealthMonitor
      * Maps the configuration's flap damping onto the state machine's policy, in milliseconds.
      *
      * @param config the configured damping.
-     * @return the policy, with the default quiet period (the configuration has none).
+     * @return the policy.
      */
     static FlapDamping flapDamping(final FlapDampingConfig config)
     {
         return new FlapDamping(config.maxChanges(), toMs(config.windowNs()), toMs(config.holdDownNs()),
-            toMs(config.maxHoldDownNs()), FlapDamping.defaults().quietPeriodMs());
+            toMs(config.maxHoldDownNs()), toMs(config.quietPeriodNs()));
     }
 
     private static long toMs(final long ns)

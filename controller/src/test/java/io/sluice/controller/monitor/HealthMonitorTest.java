@@ -206,7 +206,7 @@ class HealthMonitorTest
     {
         // More than one change in a minute holds down for 30 s (growing to at most 60 s).
         final FlapDampingConfig damping = new FlapDampingConfig(1, TimeUnit.SECONDS.toNanos(60),
-            TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(60));
+            TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(60), TimeUnit.MINUTES.toNanos(5));
         final HealthMonitor monitor = monitor(check(1, 1, false), damping, B1, B2);
         passes.put(B1, true);
         passes.put(B2, true);
@@ -261,5 +261,9 @@ class HealthMonitorTest
         assertEquals(60_000, policy.windowMs());
         assertEquals(30_000, policy.initialHoldDownMs());
         assertEquals(600_000, policy.maxHoldDownMs());
+        assertEquals(300_000, policy.quietPeriodMs());
+        final var configured = HealthMonitor.flapDamping(new FlapDampingConfig(2, TimeUnit.SECONDS.toNanos(10),
+            TimeUnit.SECONDS.toNanos(5), TimeUnit.SECONDS.toNanos(40), TimeUnit.SECONDS.toNanos(90)));
+        assertEquals(90_000, configured.quietPeriodMs());
     }
 }
