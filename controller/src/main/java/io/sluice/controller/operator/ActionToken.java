@@ -100,26 +100,6 @@ public final class ActionToken
     }
 
     /**
-     * Returns the token's file.
-     *
-     * @return the path.
-     */
-    public Path file()
-    {
-        return file;
-    }
-
-    /**
-     * Returns the token.
-     *
-     * @return 64 hex digits.
-     */
-    public String value()
-    {
-        return token;
-    }
-
-    /**
      * Removes the file if it still holds this token (a newer controller may have replaced it).
      */
     public void delete()
