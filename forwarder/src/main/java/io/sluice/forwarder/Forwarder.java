@@ -44,6 +44,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -171,29 +172,35 @@ public final class Forwarder implements AutoCloseable
     // eal_args says mac=...).
     private void giveKernelPortTheMacOf(final String dataPort, final String kernelPort)
     {
-        final long mac = portMac(dataPort);
-        final long kernelMac = portMac(kernelPort);
-        if (mac == kernelMac)
+        final byte[] mac = portMacOctets(dataPort);
+        final byte[] kernelMac = portMacOctets(kernelPort);
+        if (Arrays.equals(mac, kernelMac))
         {
             return;
         }
-        final byte[] bytes = new byte[6];
-        for (int i = 0; i < bytes.length; i++)
-        {
-            bytes[i] = (byte)(mac >>> (40 - 8 * i));
-        }
-        dpdk.check(shim.sluice_port_set_mac(portIds.get(kernelPort), bytes),
-            "set the MAC of kernel port " + kernelPort + " to " + formatMac(mac) + " (the MAC of " + dataPort + ")");
-        log.printf("forwarder: kernel port %s takes %s's MAC %s (it had %s)%n", kernelPort, dataPort, formatMac(mac),
-            formatMac(kernelMac));
+        final String text = formatMac(macValue(mac));
+        dpdk.check(shim.sluice_port_set_mac(portIds.get(kernelPort), mac),
+            "set the MAC of kernel port " + kernelPort + " to " + text + " (the MAC of " + dataPort + ")");
+        log.printf("forwarder: kernel port %s takes %s's MAC %s (it had %s)%n", kernelPort, dataPort, text,
+            formatMac(macValue(kernelMac)));
     }
 
     private long portMac(final String portName)
     {
+        return macValue(portMacOctets(portName));
+    }
+
+    private byte[] portMacOctets(final String portName)
+    {
         final byte[] mac = new byte[6];
         dpdk.check(shim.sluice_port_mac(portIds.get(portName), mac), "MAC of port " + portName);
+        return mac;
+    }
+
+    private static long macValue(final byte[] octets)
+    {
         long value = 0;
-        for (final byte b : mac)
+        for (final byte b : octets)
         {
             value = (value << 8) | (b & 0xFF);
         }
