@@ -34,11 +34,6 @@ public record FlapDamping(int maxStateChanges, long windowMs, long initialHoldDo
         }
     }
 
-    /** Returns the default policy: more than 3 changes in 60 s holds down for 30 s, growing to 10 min. */
-    public static FlapDamping defaults() {
-        return new FlapDamping(3, 60_000, 30_000, 600_000, 300_000);
-    }
-
     /** Returns a policy that never damps. */
     public static FlapDamping disabled() {
         return DISABLED;

@@ -38,7 +38,8 @@ class TcpCheckerTest {
 
     @Test
     void drivesBackendHealthDownWhenListenerCloses() throws IOException {
-        BackendHealth b1 = new BackendHealth("b1", 1, 2, false, FlapDamping.defaults());
+        // Damping as configured by default (4 changes in 60 s): this test's two changes stay below it.
+        BackendHealth b1 = new BackendHealth("b1", 1, 2, false, new FlapDamping(4, 60_000, 30_000, 600_000, 300_000));
         ServerSocket listener = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
         TcpChecker checker = new TcpChecker("127.0.0.1", listener.getLocalPort(), TIMEOUT);
         assertTrue(b1.onResult(checker.check(), 1_000).up());
