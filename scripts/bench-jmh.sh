@@ -143,8 +143,7 @@ echo
 echo "== Summary ($describe; +- is JMH's 99.9% confidence half-width)"
 echo "Load average $load_before before, $(load_average) after (the benchmark adds ~1), on $(nproc) CPUs;" \
     "other busy processes inflate the figures"
-runtime_version=$("$SLUICE_JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
-echo "Java: $runtime_version ($JAVA_HOME; SLUICE_JAVA_HOME picks another)"
+echo "Java: $SLUICE_JAVA_VERSION ($JAVA_HOME; SLUICE_JAVA_HOME picks another)"
 echo "Pipeline: bursts of 32 x 60-byte IPv4 TCP frames, 10,000 flows, 10 backends, table 2^20, M=65537"
 while IFS=$'\t' read -r bench pmode score error alloc; do
     if [[ "$bench" == processBurst || "$bench" == processBurstBoundsChecked ]]; then

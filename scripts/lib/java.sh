@@ -4,8 +4,9 @@
 #
 # select_java WHO: sets JAVA_HOME to SLUICE_JAVA_HOME when that is set, else to the newest JDK (17 or later)
 # installed under /usr/lib/jvm, else to the JDK of the java on PATH; puts its bin/ first on PATH; sets
-# SLUICE_JAVA (the java executable), SLUICE_JAVA_FEATURE (17, 25, ...) and SLUICE_JAVA_RUNTIME_FLAGS. WHO names
-# the calling script in messages. Exits 2 when there is no usable JDK.
+# SLUICE_JAVA (the java executable), SLUICE_JAVA_FEATURE (17, 25, ...), SLUICE_JAVA_VERSION (the runtime version,
+# e.g. 25.0.3+9-LTS) and SLUICE_JAVA_RUNTIME_FLAGS. WHO names the calling script in messages. Exits 2 when there
+# is no usable JDK.
 #
 # Why the newest: the packet pipeline runs about 3 ns/packet faster on JDK 25 than on JDK 17 with the same jar
 # (docs/benchmarks.md); the code is compiled for Java 17, so either runs it.
@@ -55,6 +56,8 @@ select_java() {
     export PATH="$home/bin:$PATH"
     SLUICE_JAVA="$home/bin/java"
     SLUICE_JAVA_FEATURE=$feature
+    SLUICE_JAVA_VERSION=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"$/\1/p' "$home/release")
+    SLUICE_JAVA_VERSION=${SLUICE_JAVA_VERSION:-$feature}
     # jnr-ffi loads native code (a restricted method since JDK 22 warns about) and its jffi uses sun.misc.Unsafe's
     # memory access (warned about from JDK 24, JEP 498): allow both, so the logs carry no warnings.
     SLUICE_JAVA_RUNTIME_FLAGS=(--enable-native-access=ALL-UNNAMED)
