@@ -2,7 +2,7 @@ package io.sluice.forwarder.lb;
 
 import io.sluice.forwarder.memory.HugePageMemory;
 import org.agrona.BitUtil;
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.UnsafeApi;
 
 /**
  * A worker's own connection table: flow key to backend, so a flow keeps its backend when the Maglev table
@@ -38,7 +38,11 @@ public final class ConnectionTable
     private static final int PROTOCOL_OFFSET = 60;
 
     private final HugePageMemory memory;
-    private final UnsafeBuffer entries;
+    // Address of entry 0. The entries are always off-heap, so every access takes Unsafe's raw-address form: C2
+    // compiles an access through UnsafeBuffer (whose base may be an array or null) with memory barriers around it,
+    // which made it reload every field near it. Indexes are masked to the capacity and offsets are below
+    // ENTRY_LENGTH, so every access stays inside the entries.
+    private final long address;
     private final int capacity;
     private final int indexMask;
     private final long tcpTimeoutNs;
@@ -77,7 +81,7 @@ public final class ConnectionTable
         this.udpTimeoutNs = udpTimeoutNs;
         this.otherTimeoutNs = otherTimeoutNs;
         memory = HugePageMemory.allocate(Math.multiplyExact(capacity, ENTRY_LENGTH));
-        entries = memory.buffer();
+        address = memory.buffer().addressOffset();
     }
 
     /**
@@ -92,7 +96,7 @@ public final class ConnectionTable
      */
     public int find(final FlowKey key, final long hash, final long nowNs)
     {
-        final UnsafeBuffer entries = this.entries;
+        final long address = this.address;
         final int mask = indexMask;
         final int first = (int)hash & mask;
         int expired = -1;
@@ -101,17 +105,17 @@ public final class ConnectionTable
         for (int probe = 0; probe < BUCKET_SIZE; probe++)
         {
             final int i = (first + probe) & mask;
-            final int at = i * ENTRY_LENGTH;
-            final int length = entries.getInt(at + KEY_LENGTH_OFFSET);
+            final long at = address + (long)i * ENTRY_LENGTH;
+            final int length = UnsafeApi.getInt(at + KEY_LENGTH_OFFSET);
             if (length == 0)
             {
                 lastMissEvicts = false;
                 lastMissExpired = false;
                 return expired >= 0 ? markExpired(expired) : -(i + 1);
             }
-            final long seen = entries.getLong(at + LAST_SEEN_OFFSET);
-            final boolean live = nowNs - seen <= timeoutNs(entries.getInt(at + PROTOCOL_OFFSET));
-            if (length == key.length && holds(entries, at, key))
+            final long seen = UnsafeApi.getLong(at + LAST_SEEN_OFFSET);
+            final boolean live = nowNs - seen <= timeoutNs(UnsafeApi.getInt(at + PROTOCOL_OFFSET));
+            if (length == key.length && holds(at, key))
             {
                 if (live)
                 {
@@ -133,14 +137,14 @@ public final class ConnectionTable
     }
 
     // Words past the key's length are zero in both key and entry: an IPv4 key compares two words.
-    private static boolean holds(final UnsafeBuffer entries, final int at, final FlowKey key)
+    private static boolean holds(final long at, final FlowKey key)
     {
-        return entries.getLong(at) == key.w0 &&
-            entries.getLong(at + 8) == key.w1 &&
+        return UnsafeApi.getLong(at) == key.w0 &&
+            UnsafeApi.getLong(at + 8) == key.w1 &&
             (key.length == FlowKey.IPV4_KEY_LENGTH ||
-            entries.getLong(at + 16) == key.w2 &&
-            entries.getLong(at + 24) == key.w3 &&
-            entries.getLong(at + 32) == key.w4);
+            UnsafeApi.getLong(at + 16) == key.w2 &&
+            UnsafeApi.getLong(at + 24) == key.w3 &&
+            UnsafeApi.getLong(at + 32) == key.w4);
     }
 
     private int markEvicting(final int index)
@@ -160,7 +164,7 @@ public final class ConnectionTable
      */
     public int warm(final long hash)
     {
-        return entries.getInt(((int)hash & indexMask) * ENTRY_LENGTH + KEY_LENGTH_OFFSET);
+        return UnsafeApi.getInt(address + (long)((int)hash & indexMask) * ENTRY_LENGTH + KEY_LENGTH_OFFSET);
     }
 
     private int markExpired(final int index)
@@ -191,9 +195,8 @@ public final class ConnectionTable
      */
     public void insert(final int index, final FlowKey key, final int backend, final int generation, final long nowNs)
     {
-        final UnsafeBuffer entries = this.entries;
-        final int at = index * ENTRY_LENGTH;
-        if (entries.getInt(at + KEY_LENGTH_OFFSET) == 0)
+        final long at = address + (long)index * ENTRY_LENGTH;
+        if (UnsafeApi.getInt(at + KEY_LENGTH_OFFSET) == 0)
         {
             size++;
         }
@@ -207,16 +210,16 @@ public final class ConnectionTable
         }
         lastMissEvicts = false;
         lastMissExpired = false;
-        entries.putLong(at + KEY_WORD_0_OFFSET, key.w0);
-        entries.putLong(at + 8, key.w1);
-        entries.putLong(at + 16, key.w2);
-        entries.putLong(at + 24, key.w3);
-        entries.putLong(at + 32, key.w4);
-        entries.putLong(at + LAST_SEEN_OFFSET, nowNs);
-        entries.putInt(at + BACKEND_OFFSET, backend);
-        entries.putInt(at + GENERATION_OFFSET, generation);
-        entries.putInt(at + KEY_LENGTH_OFFSET, key.length);
-        entries.putInt(at + PROTOCOL_OFFSET, key.protocol);
+        UnsafeApi.putLong(at + KEY_WORD_0_OFFSET, key.w0);
+        UnsafeApi.putLong(at + 8, key.w1);
+        UnsafeApi.putLong(at + 16, key.w2);
+        UnsafeApi.putLong(at + 24, key.w3);
+        UnsafeApi.putLong(at + 32, key.w4);
+        UnsafeApi.putLong(at + LAST_SEEN_OFFSET, nowNs);
+        UnsafeApi.putInt(at + BACKEND_OFFSET, backend);
+        UnsafeApi.putInt(at + GENERATION_OFFSET, generation);
+        UnsafeApi.putInt(at + KEY_LENGTH_OFFSET, key.length);
+        UnsafeApi.putInt(at + PROTOCOL_OFFSET, key.protocol);
     }
 
     /**
@@ -229,10 +232,10 @@ public final class ConnectionTable
      */
     public void rebind(final int index, final int backend, final int generation, final long nowNs)
     {
-        final int at = index * ENTRY_LENGTH;
-        entries.putLong(at + LAST_SEEN_OFFSET, nowNs);
-        entries.putInt(at + BACKEND_OFFSET, backend);
-        entries.putInt(at + GENERATION_OFFSET, generation);
+        final long at = address + (long)index * ENTRY_LENGTH;
+        UnsafeApi.putLong(at + LAST_SEEN_OFFSET, nowNs);
+        UnsafeApi.putInt(at + BACKEND_OFFSET, backend);
+        UnsafeApi.putInt(at + GENERATION_OFFSET, generation);
     }
 
     /**
@@ -243,7 +246,7 @@ public final class ConnectionTable
      */
     public void touch(final int index, final long nowNs)
     {
-        entries.putLong(index * ENTRY_LENGTH + LAST_SEEN_OFFSET, nowNs);
+        UnsafeApi.putLong(address + (long)index * ENTRY_LENGTH + LAST_SEEN_OFFSET, nowNs);
     }
 
     /**
@@ -254,7 +257,7 @@ public final class ConnectionTable
      */
     public int backend(final int index)
     {
-        return entries.getInt(index * ENTRY_LENGTH + BACKEND_OFFSET);
+        return UnsafeApi.getInt(address + (long)index * ENTRY_LENGTH + BACKEND_OFFSET);
     }
 
     /**
@@ -265,7 +268,7 @@ public final class ConnectionTable
      */
     public int generation(final int index)
     {
-        return entries.getInt(index * ENTRY_LENGTH + GENERATION_OFFSET);
+        return UnsafeApi.getInt(address + (long)index * ENTRY_LENGTH + GENERATION_OFFSET);
     }
 
     private long timeoutNs(final int protocol)
