@@ -28,10 +28,6 @@ public final class GreEncapsulator
     private static final int GRE_IPV4_LITTLE_ENDIAN = swap16(Protocols.ETHERTYPE_IPV4);
     private static final int GRE_IPV6_LITTLE_ENDIAN = swap16(Protocols.ETHERTYPE_IPV6);
 
-    private final EthernetHeader ethernet = new EthernetHeader();
-    private final Ipv4Header ipv4 = new Ipv4Header();
-    private final Ipv6Header ipv6 = new Ipv6Header();
-    private final GreHeader gre = new GreHeader();
     private final long ownMac;
     private final long nextHopMac;
     private final boolean hasSourceV4;
@@ -66,8 +62,10 @@ public final class GreEncapsulator
 
         // The IPv4 outer headers with every per-packet field zero, written once with the flyweights.
         final UnsafeBuffer template = new UnsafeBuffer(new byte[IPV4_OVERHEAD + 2]);
+        final EthernetHeader ethernet = new EthernetHeader();
         ethernet.wrap(template, 0);
         ethernet.macs(nextHopMac, ownMac).etherType(Protocols.ETHERTYPE_IPV4);
+        final Ipv4Header ipv4 = new Ipv4Header();
         ipv4.wrap(template, EthernetHeader.LENGTH);
         ipv4.writeBasic(0, 0, Ipv4Header.FLAG_DONT_FRAGMENT, OUTER_TTL, Protocols.IPPROTO_GRE, sourceV4, 0);
         // The checksum writeBasic computed is the complement of the constant fields' folded sum: keep that sum,
@@ -75,6 +73,7 @@ public final class GreEncapsulator
         final int checksumAt = EthernetHeader.LENGTH + Ipv4Header.CHECKSUM_FIELD_OFFSET;
         v4ChecksumBase = ~template.getShort(checksumAt, ByteOrder.BIG_ENDIAN) & 0xFFFF;
         template.putShort(checksumAt, (short)0);
+        final GreHeader gre = new GreHeader();
         gre.wrap(template, EthernetHeader.LENGTH + Ipv4Header.MIN_LENGTH);
         gre.write(0);
         v4Word0 = template.getLong(0, ByteOrder.LITTLE_ENDIAN);
@@ -129,12 +128,12 @@ public final class GreEncapsulator
         sum = (sum & 0xFFFF) + (sum >>> 16);
         final int checksum = ~(int)sum & 0xFFFF;
         final int greProtocol = innerIpv6 ? GRE_IPV6_LITTLE_ENDIAN : GRE_IPV4_LITTLE_ENDIAN;
-        buffer.putLong(start, v4Word0, ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(start + 8, v4Word1 | ((long)tos << 56), ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(start + 16, v4Word2 | swap16(outerLength), ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(start + 24, v4Word3 | swap16(checksum), ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(start + 30, v4Word4 | (Integer.reverseBytes(destination) & 0xFFFF_FFFFL) |
-            ((long)greProtocol << 48), ByteOrder.LITTLE_ENDIAN);
+        FrameBytes.putLongLittleEndian(buffer, start, v4Word0);
+        FrameBytes.putLongLittleEndian(buffer, start + 8, v4Word1 | ((long)tos << 56));
+        FrameBytes.putLongLittleEndian(buffer, start + 16, v4Word2 | swap16(outerLength));
+        FrameBytes.putLongLittleEndian(buffer, start + 24, v4Word3 | swap16(checksum));
+        FrameBytes.putLongLittleEndian(buffer, start + 30, v4Word4 | (Integer.reverseBytes(destination) & 0xFFFF_FFFFL) |
+            ((long)greProtocol << 48));
         return start;
     }
 
@@ -155,13 +154,22 @@ public final class GreEncapsulator
         {
             return problem;
         }
-        ethernet.wrap(buffer, start);
-        ethernet.macs(nextHopMac, ownMac).etherType(Protocols.ETHERTYPE_IPV6);
-        ipv6.wrap(buffer, start + EthernetHeader.LENGTH);
-        ipv6.write(tos, (int)flowHash, payloadLength, Protocols.IPPROTO_GRE, OUTER_TTL, sourceV6High,
-            sourceV6Low, backendHigh, backendLow);
-        gre.wrap(buffer, start + EthernetHeader.LENGTH + Ipv6Header.LENGTH);
-        gre.write(innerIpv6 ? Protocols.ETHERTYPE_IPV6 : Protocols.ETHERTYPE_IPV4);
+        // The same bytes as EthernetHeader.macs/etherType, Ipv6Header.write and GreHeader.write would put there.
+        FrameBytes.putIntBigEndian(buffer, start, (int)(nextHopMac >>> 16));
+        FrameBytes.putShortBigEndian(buffer, start + 4, (int)nextHopMac);
+        FrameBytes.putShortBigEndian(buffer, start + EthernetHeader.SOURCE_FIELD_OFFSET, (int)(ownMac >>> 32));
+        FrameBytes.putIntBigEndian(buffer, start + EthernetHeader.SOURCE_FIELD_OFFSET + 2, (int)ownMac);
+        FrameBytes.putShortBigEndian(buffer, start + EthernetHeader.ETHERTYPE_FIELD_OFFSET, Protocols.ETHERTYPE_IPV6);
+        final int ip = start + EthernetHeader.LENGTH;
+        FrameBytes.putIntBigEndian(buffer, ip, 0x6000_0000 | (tos << 20) | ((int)flowHash & 0xF_FFFF));
+        FrameBytes.putIntBigEndian(buffer, ip + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET,
+            (payloadLength << 16) | (Protocols.IPPROTO_GRE << 8) | OUTER_TTL);
+        FrameBytes.putLongBigEndian(buffer, ip + Ipv6Header.SOURCE_FIELD_OFFSET, sourceV6High);
+        FrameBytes.putLongBigEndian(buffer, ip + Ipv6Header.SOURCE_FIELD_OFFSET + 8, sourceV6Low);
+        FrameBytes.putLongBigEndian(buffer, ip + Ipv6Header.DESTINATION_FIELD_OFFSET, backendHigh);
+        FrameBytes.putLongBigEndian(buffer, ip + Ipv6Header.DESTINATION_FIELD_OFFSET + 8, backendLow);
+        FrameBytes.putIntBigEndian(buffer, ip + Ipv6Header.LENGTH,
+            innerIpv6 ? Protocols.ETHERTYPE_IPV6 : Protocols.ETHERTYPE_IPV4);
         return start;
     }
 

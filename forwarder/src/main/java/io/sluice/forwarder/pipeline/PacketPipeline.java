@@ -16,7 +16,6 @@ import io.sluice.forwarder.protocol.UdpHeader;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteOrder;
 
 /**
  * One worker's packet pipeline: parse, match a VIP, hash the flow, look up the connection table or else the VIP's
@@ -44,9 +43,6 @@ public final class PacketPipeline
     private static final int VIP_MASK = 0xFFFF;
     private static final int IPV6_PACKET = 0x100;
 
-    private final Ipv4Header ipv4 = new Ipv4Header();
-    private final Ipv6Header ipv6 = new Ipv6Header();
-    private final IcmpHeader icmp = new IcmpHeader();
     private final FlowKey[] keys = new FlowKey[FrameBurst.MAX_BURST];
     private final GreEncapsulator encapsulator;
     private final ConnectionTable connections;
@@ -353,7 +349,11 @@ public final class PacketPipeline
             return dropCode(DropReason.FRAME_TRUNCATED);
         }
         final int end = offset + length;
-        int etherType = EthernetHeader.etherType(buffer, offset);
+        if (!FrameBytes.isOffHeap(buffer))
+        {
+            throw new IllegalArgumentException("frame buffers must be off-heap (wrap raw memory, not a byte array)");
+        }
+        int etherType = FrameBytes.getUnsignedShortBigEndian(buffer, offset + EthernetHeader.ETHERTYPE_FIELD_OFFSET);
         int l3 = offset + EthernetHeader.LENGTH;
         if (etherType == Protocols.ETHERTYPE_VLAN)
         {
@@ -361,7 +361,7 @@ public final class PacketPipeline
             {
                 return dropCode(DropReason.VLAN_TRUNCATED);
             }
-            etherType = EthernetHeader.vlanEtherType(buffer, offset);
+            etherType = FrameBytes.getUnsignedShortBigEndian(buffer, offset + EthernetHeader.VLAN_ETHERTYPE_FIELD_OFFSET);
             l3 += EthernetHeader.VLAN_TAG_LENGTH;
         }
         if (etherType == Protocols.ETHERTYPE_IPV4)
@@ -383,20 +383,20 @@ public final class PacketPipeline
             return dropCode(DropReason.IPV4_TRUNCATED);
         }
         // Three words carry every field the pipeline needs: read each once.
-        final int word0 = buffer.getInt(l3, ByteOrder.BIG_ENDIAN);
+        final int word0 = FrameBytes.getIntBigEndian(buffer, l3);
         final int problem = checkIpv4(word0, available);
         if (problem != 0)
         {
             return problem;
         }
-        final int fragmentWord = buffer.getInt(l3 + Ipv4Header.IDENTIFICATION_FIELD_OFFSET, ByteOrder.BIG_ENDIAN);
-        final int protocol = Ipv4Header.protocol(buffer.getInt(l3 + Ipv4Header.TTL_FIELD_OFFSET, ByteOrder.BIG_ENDIAN));
+        final int fragmentWord = FrameBytes.getIntBigEndian(buffer, l3 + Ipv4Header.IDENTIFICATION_FIELD_OFFSET);
+        final int protocol = Ipv4Header.protocol(FrameBytes.getIntBigEndian(buffer, l3 + Ipv4Header.TTL_FIELD_OFFSET));
         ipOffset = l3;
         ipEnd = l3 + Ipv4Header.totalLength(word0);
         ipv6Packet = false;
         tos = Ipv4Header.tos(word0);
-        final int source = buffer.getInt(l3 + Ipv4Header.SOURCE_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        final int destination = buffer.getInt(l3 + Ipv4Header.DESTINATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int source = FrameBytes.getIntLittleEndian(buffer, l3 + Ipv4Header.SOURCE_FIELD_OFFSET);
+        final int destination = FrameBytes.getIntLittleEndian(buffer, l3 + Ipv4Header.DESTINATION_FIELD_OFFSET);
         if (Ipv4Header.isFragment(fragmentWord))
         {
             key.ipv4(source, destination, 0, protocol);
@@ -410,7 +410,7 @@ public final class PacketPipeline
             {
                 return checked;
             }
-            key.ipv4(source, destination, buffer.getInt(l4, ByteOrder.LITTLE_ENDIAN), protocol);
+            key.ipv4(source, destination, FrameBytes.getIntLittleEndian(buffer, l4), protocol);
             return PARSED_FLOW;
         }
         if (protocol == Protocols.IPPROTO_ICMP)
@@ -456,7 +456,8 @@ public final class PacketPipeline
             {
                 return dropCode(DropReason.TCP_TRUNCATED);
             }
-            final int headerLength = TcpHeader.headerLength(buffer, l4);
+            final int headerLength =
+                (FrameBytes.getUnsignedByte(buffer, l4 + TcpHeader.DATA_OFFSET_FIELD_OFFSET) & 0xF0) >>> 2;
             if (headerLength < TcpHeader.MIN_LENGTH)
             {
                 return dropCode(DropReason.TCP_BAD_DATA_OFFSET);
@@ -467,7 +468,7 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.UDP_TRUNCATED);
         }
-        final int udpLength = UdpHeader.length(buffer, l4);
+        final int udpLength = FrameBytes.getUnsignedShortBigEndian(buffer, l4 + UdpHeader.LENGTH_FIELD_OFFSET);
         return udpLength < UdpHeader.LENGTH || udpLength > available ?
             dropCode(DropReason.UDP_BAD_LENGTH) : PARSED_FLOW;
     }
@@ -478,8 +479,7 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.ICMP_TRUNCATED);
         }
-        icmp.wrap(buffer, l4);
-        if (icmp.type() != IcmpHeader.V4_DESTINATION_UNREACHABLE)
+        if (FrameBytes.getUnsignedByte(buffer, l4 + IcmpHeader.TYPE_FIELD_OFFSET) != IcmpHeader.V4_DESTINATION_UNREACHABLE)
         {
             return passCode(PassReason.NOT_LOAD_BALANCED);
         }
@@ -490,10 +490,9 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
         }
-        final Ipv4Header quoted = ipv4;
-        quoted.wrap(buffer, quote);
-        final int headerLength = quoted.headerLength();
-        if (quoted.version() != 4 || headerLength < Ipv4Header.MIN_LENGTH)
+        final int quotedWord0 = FrameBytes.getIntBigEndian(buffer, quote);
+        final int headerLength = Ipv4Header.headerLength(quotedWord0);
+        if (Ipv4Header.version(quotedWord0) != 4 || headerLength < Ipv4Header.MIN_LENGTH)
         {
             return dropCode(DropReason.ICMP_QUOTE_MALFORMED);
         }
@@ -501,17 +500,17 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
         }
-        final int protocol = quoted.protocol();
+        final int protocol = Ipv4Header.protocol(FrameBytes.getIntBigEndian(buffer, quote + Ipv4Header.TTL_FIELD_OFFSET));
         // A quoted non-first fragment carries payload where the ports would be: no flow to key on.
-        final boolean laterFragment = (quoted.flagsAndFragmentOffset() & Ipv4Header.FRAGMENT_OFFSET_MASK) != 0;
+        final boolean laterFragment = (FrameBytes.getIntBigEndian(buffer, quote + Ipv4Header.IDENTIFICATION_FIELD_OFFSET) &
+            Ipv4Header.FRAGMENT_OFFSET_MASK) != 0;
         if (laterFragment || (protocol != Protocols.IPPROTO_TCP && protocol != Protocols.IPPROTO_UDP))
         {
             return passCode(PassReason.NOT_LOAD_BALANCED);
         }
-        final int quotedSource = buffer.getInt(quote + Ipv4Header.SOURCE_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        final int quotedDestination = buffer.getInt(quote + Ipv4Header.DESTINATION_FIELD_OFFSET,
-            ByteOrder.LITTLE_ENDIAN);
-        final int ports = buffer.getInt(quote + headerLength, ByteOrder.LITTLE_ENDIAN);
+        final int quotedSource = FrameBytes.getIntLittleEndian(buffer, quote + Ipv4Header.SOURCE_FIELD_OFFSET);
+        final int quotedDestination = FrameBytes.getIntLittleEndian(buffer, quote + Ipv4Header.DESTINATION_FIELD_OFFSET);
+        final int ports = FrameBytes.getIntLittleEndian(buffer, quote + headerLength);
         key.ipv4(quotedDestination, quotedSource, Integer.rotateLeft(ports, 16), protocol);
         return PARSED_FLOW;
     }
@@ -523,21 +522,23 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.IPV6_TRUNCATED);
         }
-        final Ipv6Header ip = ipv6;
-        ip.wrap(buffer, l3);
-        if (ip.version() != 6)
+        // Version, traffic class and flow label in the first word; payload length, next header, hop limit in the next.
+        final int word0 = FrameBytes.getIntBigEndian(buffer, l3);
+        if (word0 >>> 28 != 6)
         {
             return dropCode(DropReason.IPV6_BAD_VERSION);
         }
-        if (Ipv6Header.LENGTH + ip.payloadLength() > available)
+        final int word1 = FrameBytes.getIntBigEndian(buffer, l3 + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET);
+        final int payloadLength = word1 >>> 16;
+        if (Ipv6Header.LENGTH + payloadLength > available)
         {
             return dropCode(DropReason.IPV6_PAYLOAD_LENGTH_EXCEEDS_FRAME);
         }
         ipOffset = l3;
-        ipEnd = l3 + Ipv6Header.LENGTH + ip.payloadLength();
+        ipEnd = l3 + Ipv6Header.LENGTH + payloadLength;
         ipv6Packet = true;
-        tos = ip.trafficClass();
-        final int walked = walkExtensions(buffer, ip.nextHeader(), l3 + Ipv6Header.LENGTH, ipEnd);
+        tos = (word0 >>> 20) & 0xFF;
+        final int walked = walkExtensions(buffer, (word1 >>> 8) & 0xFF, l3 + Ipv6Header.LENGTH, ipEnd);
         if (walked != 0)
         {
             return walked;
@@ -558,7 +559,7 @@ public final class PacketPipeline
             {
                 return checked;
             }
-            setIpv6Key(buffer, source, destination, buffer.getInt(l4, ByteOrder.LITTLE_ENDIAN), protocol);
+            setIpv6Key(buffer, source, destination, FrameBytes.getIntLittleEndian(buffer, l4), protocol);
             return PARSED_FLOW;
         }
         if (protocol == Protocols.IPPROTO_ICMPV6)
@@ -574,8 +575,7 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.ICMP_TRUNCATED);
         }
-        icmp.wrap(buffer, l4);
-        final int type = icmp.type();
+        final int type = FrameBytes.getUnsignedByte(buffer, l4 + IcmpHeader.TYPE_FIELD_OFFSET);
         if (type != IcmpHeader.V6_DESTINATION_UNREACHABLE && type != IcmpHeader.V6_PACKET_TOO_BIG)
         {
             return passCode(PassReason.NOT_LOAD_BALANCED);
@@ -585,13 +585,13 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
         }
-        ipv6.wrap(buffer, quote);
-        if (ipv6.version() != 6)
+        if (FrameBytes.getUnsignedByte(buffer, quote) >>> 4 != 6)
         {
             return dropCode(DropReason.ICMP_QUOTE_MALFORMED);
         }
         // The quote's own payload length describes the original, not the (truncated) quote: walk to ipEnd.
-        final int walked = walkExtensions(buffer, ipv6.nextHeader(), quote + Ipv6Header.LENGTH, ipEnd);
+        final int walked = walkExtensions(buffer, FrameBytes.getUnsignedByte(buffer,
+            quote + Ipv6Header.NEXT_HEADER_FIELD_OFFSET), quote + Ipv6Header.LENGTH, ipEnd);
         if (walked != 0)
         {
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
@@ -605,7 +605,7 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
         }
-        final int ports = buffer.getInt(walkOffset, ByteOrder.LITTLE_ENDIAN);
+        final int ports = FrameBytes.getIntLittleEndian(buffer, walkOffset);
         setIpv6Key(buffer, quote + Ipv6Header.DESTINATION_FIELD_OFFSET, quote + Ipv6Header.SOURCE_FIELD_OFFSET,
             Integer.rotateLeft(ports, 16), protocol);
         return PARSED_FLOW;
@@ -615,10 +615,10 @@ public final class PacketPipeline
         final MutableDirectBuffer buffer, final int source, final int destination, final int ports, final int protocol)
     {
         key.ipv6(
-            buffer.getLong(source, ByteOrder.LITTLE_ENDIAN),
-            buffer.getLong(source + 8, ByteOrder.LITTLE_ENDIAN),
-            buffer.getLong(destination, ByteOrder.LITTLE_ENDIAN),
-            buffer.getLong(destination + 8, ByteOrder.LITTLE_ENDIAN),
+            FrameBytes.getLongLittleEndian(buffer, source),
+            FrameBytes.getLongLittleEndian(buffer, source + 8),
+            FrameBytes.getLongLittleEndian(buffer, destination),
+            FrameBytes.getLongLittleEndian(buffer, destination + 8),
             ports,
             protocol);
     }
@@ -647,13 +647,13 @@ public final class PacketPipeline
                 return dropCode(DropReason.IPV6_EXTENSION_TRUNCATED);
             }
             final int headerLength = generic ?
-                ((buffer.getByte(at + 1) & 0xFF) + 1) << 3 : Ipv6Header.FRAGMENT_HEADER_LENGTH;
+                (FrameBytes.getUnsignedByte(buffer, at + 1) + 1) << 3 : Ipv6Header.FRAGMENT_HEADER_LENGTH;
             if (headerLength > packetEnd - at)
             {
                 return dropCode(DropReason.IPV6_EXTENSION_TRUNCATED);
             }
             fragment |= !generic;
-            nextHeader = buffer.getByte(at) & 0xFF;
+            nextHeader = FrameBytes.getUnsignedByte(buffer, at);
             at += headerLength;
             if (!generic)
             {

@@ -6,6 +6,7 @@ import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.pipeline.Verdict;
+import io.sluice.forwarder.testing.OffHeapFrames;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class ConnectionStickinessTest
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
     private final Vip vip = new Vip(address("10.100.0.1"), 80, Vip.TCP);
-    private final UnsafeBuffer frame = new UnsafeBuffer(new byte[HEADROOM + 64]);
+    private final UnsafeBuffer frame = OffHeapFrames.allocate(HEADROOM + 64);
     private LoadBalancerState state;
     private SnapshotPublisher publisher;
     private PacketPipeline pipeline;

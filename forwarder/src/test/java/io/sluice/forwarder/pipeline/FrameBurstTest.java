@@ -2,12 +2,12 @@ package io.sluice.forwarder.pipeline;
 
 import io.sluice.common.Vip;
 import io.sluice.forwarder.testing.HexDump;
+import io.sluice.forwarder.testing.OffHeapFrames;
 import io.sluice.forwarder.testing.PacketBuilder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import static io.sluice.forwarder.pipeline.PipelineTestbed.ANY_PORT_V4;
@@ -117,7 +117,7 @@ class FrameBurstTest
         final List<Fixture> frames = mixedBurst();
         assertEquals(FrameBurst.MAX_BURST, frames.size());
         final FrameBurst burst = new FrameBurst();
-        final byte[][] memory = load(burst, frames);
+        final UnsafeBuffer[] memory = load(burst, frames);
 
         final int forwarded = bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS);
 
@@ -133,7 +133,7 @@ class FrameBurstTest
                 expectedForwarded++;
                 assertEquals(frame.expectedOutOffset(), burst.offset(i), what + " offset");
                 assertEquals(frame.expectedOutput().length, burst.length(i), what + " length");
-                final byte[] actual = Arrays.copyOfRange(memory[i], burst.offset(i), burst.offset(i) + burst.length(i));
+                final byte[] actual = OffHeapFrames.copy(memory[i], burst.offset(i), burst.offset(i) + burst.length(i));
                 assertArrayEquals(frame.expectedOutput(), actual, () -> what + "\nexpected:\n" +
                     HexDump.hex(frame.expectedOutput()) + "actual:\n" + HexDump.hex(actual));
             }
@@ -141,7 +141,7 @@ class FrameBurstTest
             {
                 assertEquals(frame.headroom(), burst.offset(i), what + " offset untouched");
                 assertEquals(frame.input().length, burst.length(i), what + " length untouched");
-                assertArrayEquals(frame.input(), Arrays.copyOfRange(memory[i], frame.headroom(), memory[i].length),
+                assertArrayEquals(frame.input(), OffHeapFrames.copy(memory[i], frame.headroom(), memory[i].capacity()),
                     what + " bytes untouched");
                 if (frame.verdict() == Verdict.DROP)
                 {
@@ -165,7 +165,7 @@ class FrameBurstTest
             frame.recordExpectedCounters();
         }
         // The I/O layer re-wraps every slot for the next burst; the connection table now knows every flow.
-        final byte[][] memory = load(burst, frames);
+        final UnsafeBuffer[] memory = load(burst, frames);
         final int second = bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS + 1_000);
         assertEquals(first, second);
         for (int i = 0; i < frames.size(); i++)
@@ -176,7 +176,7 @@ class FrameBurstTest
             if (frame.verdict() == Verdict.FORWARD)
             {
                 assertArrayEquals(frame.expectedOutput(),
-                    Arrays.copyOfRange(memory[i], burst.offset(i), burst.offset(i) + burst.length(i)),
+                    OffHeapFrames.copy(memory[i], burst.offset(i), burst.offset(i) + burst.length(i)),
                     frame.description());
             }
         }
@@ -201,11 +201,31 @@ class FrameBurstTest
     }
 
     @Test
+    void refusesAFrameInAByteArrayBeforeReadingIt()
+    {
+        // The pipeline reads frames by address: a buffer over a byte array would be read as if its offset were an
+        // address, so it is refused outright.
+        final byte[] frame = ipv4(CLIENT_V4, "10.0.0.3").tcp(40000, 80).build();
+        final byte[] memory = new byte[128 + frame.length];
+        System.arraycopy(frame, 0, memory, 128, frame.length);
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> bed.pipeline.process(new UnsafeBuffer(memory), 128, frame.length));
+        assertEquals("frame buffers must be off-heap (wrap raw memory, not a byte array)", refused.getMessage());
+
+        final FrameBurst burst = new FrameBurst();
+        burst.buffer(0).wrap(memory);
+        burst.frame(0, 128, frame.length);
+        burst.count(1);
+        assertThrows(IllegalArgumentException.class, () -> bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS));
+        bed.expected.assertMatches("nothing counted", bed.counters);
+    }
+
+    @Test
     void takesUpANewSnapshotOnlyAtTheStartOfABurst()
     {
         final byte[] frame = ipv4(CLIENT_V4, "10.0.0.3").tcp(40000, 80).build();
         final FrameBurst burst = new FrameBurst();
-        burst.buffer(0).wrap(copyBehindHeadroom(frame, 128));
+        burst.buffer(0).wrap(OffHeapFrames.behindHeadroom(frame, 128));
         burst.frame(0, 128, frame.length);
         burst.count(1);
         assertEquals(0, bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS));
@@ -214,37 +234,29 @@ class FrameBurstTest
         bed.state.addBackend(EMPTY_V4, PipelineTestbed.inet("192.168.7.10"), 1, true);
         bed.publisher.publish(bed.state.snapshot());
         // Published mid-burst: the frame still sees the snapshot the burst started with.
-        assertEquals(Verdict.DROP, bed.pipeline.process(new UnsafeBuffer(copyBehindHeadroom(frame, 128)), 128,
-            frame.length));
+        assertEquals(Verdict.DROP, bed.pipeline.process(OffHeapFrames.behindHeadroom(frame, 128), 128, frame.length));
 
-        final byte[] memory = copyBehindHeadroom(frame, 128);
+        final UnsafeBuffer memory = OffHeapFrames.behindHeadroom(frame, 128);
         burst.buffer(0).wrap(memory);
         burst.frame(0, 128, frame.length);
         assertEquals(1, bed.pipeline.processBurst(burst, PipelineTestbed.NOW_NS));
         assertEquals(Verdict.FORWARD, burst.verdict(0));
         final int outer = burst.offset(0);
-        assertArrayEquals(PacketBuilder.address("192.168.7.10"), Arrays.copyOfRange(memory, outer + 30, outer + 34),
+        assertArrayEquals(PacketBuilder.address("192.168.7.10"), OffHeapFrames.copy(memory, outer + 30, outer + 34),
             "outer destination is the new backend");
     }
 
-    private static byte[][] load(final FrameBurst burst, final List<Fixture> frames)
+    private static UnsafeBuffer[] load(final FrameBurst burst, final List<Fixture> frames)
     {
-        final byte[][] memory = new byte[frames.size()][];
+        final UnsafeBuffer[] memory = new UnsafeBuffer[frames.size()];
         for (int i = 0; i < frames.size(); i++)
         {
             final Fixture frame = frames.get(i);
-            memory[i] = copyBehindHeadroom(frame.input(), frame.headroom());
+            memory[i] = OffHeapFrames.behindHeadroom(frame.input(), frame.headroom());
             burst.buffer(i).wrap(memory[i]);
             burst.frame(i, frame.headroom(), frame.input().length);
         }
         burst.count(frames.size());
-        return memory;
-    }
-
-    private static byte[] copyBehindHeadroom(final byte[] frame, final int headroom)
-    {
-        final byte[] memory = new byte[headroom + frame.length];
-        System.arraycopy(frame, 0, memory, headroom, frame.length);
         return memory;
     }
 }

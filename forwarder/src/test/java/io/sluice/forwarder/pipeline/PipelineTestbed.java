@@ -7,6 +7,7 @@ import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.testing.FlowKeyBytes;
+import io.sluice.forwarder.testing.OffHeapFrames;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.TunnelFrames;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -169,19 +170,17 @@ final class PipelineTestbed
      */
     Outcome process(final byte[] frame, final int headroom)
     {
-        final byte[] memory = new byte[headroom + frame.length];
-        System.arraycopy(frame, 0, memory, headroom, frame.length);
-        final UnsafeBuffer buffer = new UnsafeBuffer(memory);
+        final UnsafeBuffer buffer = OffHeapFrames.behindHeadroom(frame, headroom);
         pipeline.beginBurst(NOW_NS);
         try
         {
             final int verdict = pipeline.process(buffer, headroom, frame.length);
             return new Outcome(verdict, pipeline.dropReason(), pipeline.outOffset(), pipeline.outLength(),
-                pipeline.backend(), memory, null);
+                pipeline.backend(), OffHeapFrames.toArray(buffer), null);
         }
         catch (final RuntimeException | AssertionError ex)
         {
-            return new Outcome(-1, -1, -1, -1, -1, memory, ex);
+            return new Outcome(-1, -1, -1, -1, -1, OffHeapFrames.toArray(buffer), ex);
         }
     }
 

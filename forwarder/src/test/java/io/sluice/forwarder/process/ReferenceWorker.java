@@ -7,10 +7,10 @@ import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.pipeline.Verdict;
+import io.sluice.forwarder.testing.OffHeapFrames;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -86,16 +86,16 @@ final class ReferenceWorker
             return;
         }
         rxBytes += frame.length;
-        final byte[] mbuf = new byte[MBUF_HEADROOM + MBUF_DATA_ROOM];
-        System.arraycopy(frame, 0, mbuf, MBUF_HEADROOM, frame.length);
+        final UnsafeBuffer mbuf = OffHeapFrames.allocate(MBUF_HEADROOM + MBUF_DATA_ROOM);
+        mbuf.putBytes(MBUF_HEADROOM, frame);
         pipeline.beginBurst(NOW_NS);
-        final int verdict = pipeline.process(new UnsafeBuffer(mbuf), MBUF_HEADROOM, frame.length);
+        final int verdict = pipeline.process(mbuf, MBUF_HEADROOM, frame.length);
         verdicts.add(verdict);
         dropReasons.add(verdict == Verdict.DROP ? pipeline.dropReason() : -1);
         if (verdict == Verdict.FORWARD)
         {
             final int offset = pipeline.outOffset();
-            output.add(new Output(index, Arrays.copyOfRange(mbuf, offset, offset + pipeline.outLength())));
+            output.add(new Output(index, OffHeapFrames.copy(mbuf, offset, offset + pipeline.outLength())));
             txBytes += pipeline.outLength();
         }
     }
