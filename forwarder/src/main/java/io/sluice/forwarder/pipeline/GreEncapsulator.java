@@ -132,8 +132,8 @@ public final class GreEncapsulator
         FrameBytes.putLongLittleEndian(buffer, start + 8, v4Word1 | ((long)tos << 56));
         FrameBytes.putLongLittleEndian(buffer, start + 16, v4Word2 | swap16(outerLength));
         FrameBytes.putLongLittleEndian(buffer, start + 24, v4Word3 | swap16(checksum));
-        FrameBytes.putLongLittleEndian(buffer, start + 30, v4Word4 | (Integer.reverseBytes(destination) & 0xFFFF_FFFFL) |
-            ((long)greProtocol << 48));
+        FrameBytes.putLongLittleEndian(buffer, start + 30,
+            v4Word4 | (Integer.reverseBytes(destination) & 0xFFFF_FFFFL) | ((long)greProtocol << 48));
         return start;
     }
 

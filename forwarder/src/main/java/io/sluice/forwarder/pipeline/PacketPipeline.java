@@ -63,8 +63,9 @@ public final class PacketPipeline
     // Sum of the connection-table words loaded ahead of the lookups; kept so the loads are not optimised away.
     private int warmSink;
 
-    // the key the parser fills: the one of the frame being classified
-    private FlowKey key;
+    // the burst slot of the last frame classified, whose key lastKey() returns (an index, not a reference, so the
+    // per-frame store needs no GC write barrier)
+    private int lastKeySlot;
 
     // the packet being processed
     private int ipOffset;
@@ -111,7 +112,6 @@ public final class PacketPipeline
         {
             keys[i] = new FlowKey();
         }
-        key = keys[0];
     }
 
     /**
@@ -228,8 +228,8 @@ public final class PacketPipeline
     private int classify(final int slot, final MutableDirectBuffer buffer, final int offset, final int length)
     {
         final FlowKey key = keys[slot];
-        this.key = key;
-        final int parsed = parse(buffer, offset, length);
+        lastKeySlot = slot;
+        final int parsed = parse(key, buffer, offset, length);
         if (parsed < 0 || parsed >= PASS_BASE)
         {
             return parsed;
@@ -342,7 +342,7 @@ public final class PacketPipeline
         return PASS_BASE + reason.ordinal();
     }
 
-    private int parse(final MutableDirectBuffer buffer, final int offset, final int length)
+    private int parse(final FlowKey key, final MutableDirectBuffer buffer, final int offset, final int length)
     {
         if (length < EthernetHeader.LENGTH)
         {
@@ -361,21 +361,22 @@ public final class PacketPipeline
             {
                 return dropCode(DropReason.VLAN_TRUNCATED);
             }
-            etherType = FrameBytes.getUnsignedShortBigEndian(buffer, offset + EthernetHeader.VLAN_ETHERTYPE_FIELD_OFFSET);
+            etherType =
+                FrameBytes.getUnsignedShortBigEndian(buffer, offset + EthernetHeader.VLAN_ETHERTYPE_FIELD_OFFSET);
             l3 += EthernetHeader.VLAN_TAG_LENGTH;
         }
         if (etherType == Protocols.ETHERTYPE_IPV4)
         {
-            return parseIpv4(buffer, l3, end);
+            return parseIpv4(key, buffer, l3, end);
         }
         if (etherType == Protocols.ETHERTYPE_IPV6)
         {
-            return parseIpv6(buffer, l3, end);
+            return parseIpv6(key, buffer, l3, end);
         }
         return passCode(PassReason.NOT_IP);
     }
 
-    private int parseIpv4(final MutableDirectBuffer buffer, final int l3, final int end)
+    private int parseIpv4(final FlowKey key, final MutableDirectBuffer buffer, final int l3, final int end)
     {
         final int available = end - l3;
         if (available < Ipv4Header.MIN_LENGTH)
@@ -415,7 +416,7 @@ public final class PacketPipeline
         }
         if (protocol == Protocols.IPPROTO_ICMP)
         {
-            return parseIcmpv4Error(buffer, l4);
+            return parseIcmpv4Error(key, buffer, l4);
         }
         return passCode(PassReason.NOT_LOAD_BALANCED);
     }
@@ -473,13 +474,14 @@ public final class PacketPipeline
             dropCode(DropReason.UDP_BAD_LENGTH) : PARSED_FLOW;
     }
 
-    private int parseIcmpv4Error(final MutableDirectBuffer buffer, final int l4)
+    private int parseIcmpv4Error(final FlowKey key, final MutableDirectBuffer buffer, final int l4)
     {
         if (ipEnd - l4 < IcmpHeader.LENGTH)
         {
             return dropCode(DropReason.ICMP_TRUNCATED);
         }
-        if (FrameBytes.getUnsignedByte(buffer, l4 + IcmpHeader.TYPE_FIELD_OFFSET) != IcmpHeader.V4_DESTINATION_UNREACHABLE)
+        final int type = FrameBytes.getUnsignedByte(buffer, l4 + IcmpHeader.TYPE_FIELD_OFFSET);
+        if (type != IcmpHeader.V4_DESTINATION_UNREACHABLE)
         {
             return passCode(PassReason.NOT_LOAD_BALANCED);
         }
@@ -500,22 +502,24 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
         }
-        final int protocol = Ipv4Header.protocol(FrameBytes.getIntBigEndian(buffer, quote + Ipv4Header.TTL_FIELD_OFFSET));
+        final int protocol =
+            Ipv4Header.protocol(FrameBytes.getIntBigEndian(buffer, quote + Ipv4Header.TTL_FIELD_OFFSET));
         // A quoted non-first fragment carries payload where the ports would be: no flow to key on.
-        final boolean laterFragment = (FrameBytes.getIntBigEndian(buffer, quote + Ipv4Header.IDENTIFICATION_FIELD_OFFSET) &
-            Ipv4Header.FRAGMENT_OFFSET_MASK) != 0;
+        final int quotedWord1 = FrameBytes.getIntBigEndian(buffer, quote + Ipv4Header.IDENTIFICATION_FIELD_OFFSET);
+        final boolean laterFragment = (quotedWord1 & Ipv4Header.FRAGMENT_OFFSET_MASK) != 0;
         if (laterFragment || (protocol != Protocols.IPPROTO_TCP && protocol != Protocols.IPPROTO_UDP))
         {
             return passCode(PassReason.NOT_LOAD_BALANCED);
         }
         final int quotedSource = FrameBytes.getIntLittleEndian(buffer, quote + Ipv4Header.SOURCE_FIELD_OFFSET);
-        final int quotedDestination = FrameBytes.getIntLittleEndian(buffer, quote + Ipv4Header.DESTINATION_FIELD_OFFSET);
+        final int quotedDestination =
+            FrameBytes.getIntLittleEndian(buffer, quote + Ipv4Header.DESTINATION_FIELD_OFFSET);
         final int ports = FrameBytes.getIntLittleEndian(buffer, quote + headerLength);
         key.ipv4(quotedDestination, quotedSource, Integer.rotateLeft(ports, 16), protocol);
         return PARSED_FLOW;
     }
 
-    private int parseIpv6(final MutableDirectBuffer buffer, final int l3, final int end)
+    private int parseIpv6(final FlowKey key, final MutableDirectBuffer buffer, final int l3, final int end)
     {
         final int available = end - l3;
         if (available < Ipv6Header.LENGTH)
@@ -549,7 +553,7 @@ public final class PacketPipeline
         final int destination = l3 + Ipv6Header.DESTINATION_FIELD_OFFSET;
         if (walkFragment)
         {
-            setIpv6Key(buffer, source, destination, 0, protocol);
+            setIpv6Key(key, buffer, source, destination, 0, protocol);
             return PARSED_FRAGMENT;
         }
         if (protocol == Protocols.IPPROTO_TCP || protocol == Protocols.IPPROTO_UDP)
@@ -559,17 +563,17 @@ public final class PacketPipeline
             {
                 return checked;
             }
-            setIpv6Key(buffer, source, destination, FrameBytes.getIntLittleEndian(buffer, l4), protocol);
+            setIpv6Key(key, buffer, source, destination, FrameBytes.getIntLittleEndian(buffer, l4), protocol);
             return PARSED_FLOW;
         }
         if (protocol == Protocols.IPPROTO_ICMPV6)
         {
-            return parseIcmpv6Error(buffer, l4);
+            return parseIcmpv6Error(key, buffer, l4);
         }
         return passCode(PassReason.NOT_LOAD_BALANCED);
     }
 
-    private int parseIcmpv6Error(final MutableDirectBuffer buffer, final int l4)
+    private int parseIcmpv6Error(final FlowKey key, final MutableDirectBuffer buffer, final int l4)
     {
         if (ipEnd - l4 < IcmpHeader.LENGTH)
         {
@@ -606,12 +610,13 @@ public final class PacketPipeline
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
         }
         final int ports = FrameBytes.getIntLittleEndian(buffer, walkOffset);
-        setIpv6Key(buffer, quote + Ipv6Header.DESTINATION_FIELD_OFFSET, quote + Ipv6Header.SOURCE_FIELD_OFFSET,
+        setIpv6Key(key, buffer, quote + Ipv6Header.DESTINATION_FIELD_OFFSET, quote + Ipv6Header.SOURCE_FIELD_OFFSET,
             Integer.rotateLeft(ports, 16), protocol);
         return PARSED_FLOW;
     }
 
-    private void setIpv6Key(
+    private static void setIpv6Key(
+        final FlowKey key,
         final MutableDirectBuffer buffer, final int source, final int destination, final int ports, final int protocol)
     {
         key.ipv6(
@@ -715,7 +720,7 @@ public final class PacketPipeline
      */
     public FlowKey lastKey()
     {
-        return key;
+        return keys[lastKeySlot];
     }
 
     /**
