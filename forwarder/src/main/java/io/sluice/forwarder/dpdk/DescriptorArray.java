@@ -2,18 +2,21 @@ package io.sluice.forwarder.dpdk;
 
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
 
 /**
  * An off-heap, cache-line aligned array of {@code struct sluice_desc} that the shim fills on RX and reads on TX,
  * with flyweight accessors. One per queue direction per worker, reused every burst.
+ * <p>
+ * The accessors read and write by address (Unsafe's raw-address form; through an {@code UnsafeBuffer} C2 would
+ * put memory barriers around every access, see docs/architecture.md) and do not check {@code i}: callers index
+ * below the count the shim returned, which is at most the capacity.
  */
 public final class DescriptorArray
 {
     private final ByteBuffer memory;
-    private final UnsafeBuffer buffer;
     private final long address;
     private final int capacity;
 
@@ -28,8 +31,7 @@ public final class DescriptorArray
         memory = BufferUtil.allocateDirectAligned(
             BitUtil.align(capacity * DescriptorLayout.DESC_LENGTH, BitUtil.CACHE_LINE_LENGTH),
             BitUtil.CACHE_LINE_LENGTH);
-        buffer = new UnsafeBuffer(memory);
-        address = buffer.addressOffset();
+        address = BufferUtil.address(memory);
     }
 
     /**
@@ -65,22 +67,22 @@ public final class DescriptorArray
 
     public long mbuf(final int i)
     {
-        return buffer.getLong(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.MBUF_OFFSET);
+        return UnsafeApi.getLong(address(i) + DescriptorLayout.MBUF_OFFSET);
     }
 
     public long bufAddr(final int i)
     {
-        return buffer.getLong(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.BUF_ADDR_OFFSET);
+        return UnsafeApi.getLong(address(i) + DescriptorLayout.BUF_ADDR_OFFSET);
     }
 
     public int dataOff(final int i)
     {
-        return buffer.getShort(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.DATA_OFF_OFFSET) & 0xFFFF;
+        return UnsafeApi.getShort(address(i) + DescriptorLayout.DATA_OFF_OFFSET) & 0xFFFF;
     }
 
     public int dataLen(final int i)
     {
-        return buffer.getShort(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.DATA_LEN_OFFSET) & 0xFFFF;
+        return UnsafeApi.getShort(address(i) + DescriptorLayout.DATA_LEN_OFFSET) & 0xFFFF;
     }
 
     /**
@@ -91,22 +93,22 @@ public final class DescriptorArray
      */
     public int pktLen(final int i)
     {
-        return buffer.getShort(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.PKT_LEN_OFFSET) & 0xFFFF;
+        return UnsafeApi.getShort(address(i) + DescriptorLayout.PKT_LEN_OFFSET) & 0xFFFF;
     }
 
     public int bufLen(final int i)
     {
-        return buffer.getShort(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.BUF_LEN_OFFSET) & 0xFFFF;
+        return UnsafeApi.getShort(address(i) + DescriptorLayout.BUF_LEN_OFFSET) & 0xFFFF;
     }
 
     public int flags(final int i)
     {
-        return buffer.getInt(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.FLAGS_OFFSET);
+        return UnsafeApi.getInt(address(i) + DescriptorLayout.FLAGS_OFFSET);
     }
 
     public int rssHash(final int i)
     {
-        return buffer.getInt(i * DescriptorLayout.DESC_LENGTH + DescriptorLayout.RSS_HASH_OFFSET);
+        return UnsafeApi.getInt(address(i) + DescriptorLayout.RSS_HASH_OFFSET);
     }
 
     /**
@@ -118,9 +120,9 @@ public final class DescriptorArray
      */
     public void frame(final int i, final int dataOff, final int dataLen)
     {
-        final int at = i * DescriptorLayout.DESC_LENGTH;
-        buffer.putShort(at + DescriptorLayout.DATA_OFF_OFFSET, (short)dataOff);
-        buffer.putShort(at + DescriptorLayout.DATA_LEN_OFFSET, (short)dataLen);
+        final long at = address(i);
+        UnsafeApi.putShort(at + DescriptorLayout.DATA_OFF_OFFSET, (short)dataOff);
+        UnsafeApi.putShort(at + DescriptorLayout.DATA_LEN_OFFSET, (short)dataLen);
     }
 
     /**
@@ -132,12 +134,11 @@ public final class DescriptorArray
      */
     public void copyFrom(final DescriptorArray source, final int from, final int to)
     {
-        final int src = from * DescriptorLayout.DESC_LENGTH;
-        final int dst = to * DescriptorLayout.DESC_LENGTH;
-        final UnsafeBuffer other = source.buffer;
-        buffer.putLong(dst, other.getLong(src));
-        buffer.putLong(dst + 8, other.getLong(src + 8));
-        buffer.putLong(dst + 16, other.getLong(src + 16));
-        buffer.putLong(dst + 24, other.getLong(src + 24));
+        final long src = source.address(from);
+        final long dst = address(to);
+        UnsafeApi.putLong(dst, UnsafeApi.getLong(src));
+        UnsafeApi.putLong(dst + 8, UnsafeApi.getLong(src + 8));
+        UnsafeApi.putLong(dst + 16, UnsafeApi.getLong(src + 16));
+        UnsafeApi.putLong(dst + 24, UnsafeApi.getLong(src + 24));
     }
 }
