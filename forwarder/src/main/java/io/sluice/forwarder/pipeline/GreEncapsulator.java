@@ -86,7 +86,8 @@ public final class GreEncapsulator
     /**
      * Encapsulates the IP packet at {@code [innerOffset, innerOffset + innerLength)}.
      *
-     * @param buffer         frame buffer with headroom before the packet.
+     * @param buffer         frame buffer with headroom before the packet; off-heap (written by address, see
+     *                       {@link FrameBytes}).
      * @param innerOffset    first byte of the inner IP header.
      * @param innerLength    inner IP packet length (without Ethernet padding).
      * @param innerIpv6      whether the inner packet is IPv6.

@@ -146,7 +146,8 @@ public final class PacketPipeline
      * Three passes, each frame in order: classify every frame (parse, match a VIP, hash the flow); load the first
      * connection-table entry of every matched flow, so that the cache misses of the burst overlap instead of
      * following one another; then choose each flow's backend and encapsulate. Frames are looked up and inserted in
-     * burst order, so a flow that appears twice in a burst is treated exactly as in {@link #process}.
+     * burst order, so a flow that appears twice in a burst is treated exactly as in {@link #process}. Every
+     * frame's buffer must be off-heap, as for {@link #process}.
      *
      * @param burst the frames.
      * @param nowNs the time for the burst.
@@ -202,11 +203,13 @@ public final class PacketPipeline
     /**
      * Processes one frame in place, with the time and snapshot of the last {@link #beginBurst}.
      *
-     * @param buffer buffer holding the frame, with headroom before {@code offset}.
+     * @param buffer buffer holding the frame, with headroom before {@code offset}; off-heap, as DPDK mbufs are
+     *               (frames are read and written by address, {@link FrameBytes}).
      * @param offset first byte of the Ethernet header.
      * @param length frame length.
      * @return a {@link Verdict}; after FORWARD see {@link #outOffset()} and {@link #outLength()}, after DROP
      *         {@link #dropReason()}.
+     * @throws IllegalArgumentException if the buffer wraps a byte array.
      */
     public int process(final MutableDirectBuffer buffer, final int offset, final int length)
     {
