@@ -16,7 +16,6 @@ import io.sluice.forwarder.protocol.UdpHeader;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-
 /**
  * One worker's packet pipeline: parse, match a VIP, hash the flow, look up the connection table or else the VIP's
  * Maglev table, GRE-encapsulate in place. Owned by one thread; allocates nothing per packet and never throws on
@@ -461,7 +460,7 @@ public final class PacketPipeline
                 return dropCode(DropReason.TCP_TRUNCATED);
             }
             final int headerLength =
-                (FrameBytes.getUnsignedByte(buffer, l4 + TcpHeader.DATA_OFFSET_FIELD_OFFSET) & 0xF0) >>> 2;
+                TcpHeader.headerLength(FrameBytes.getUnsignedByte(buffer, l4 + TcpHeader.DATA_OFFSET_FIELD_OFFSET));
             if (headerLength < TcpHeader.MIN_LENGTH)
             {
                 return dropCode(DropReason.TCP_BAD_DATA_OFFSET);
@@ -531,12 +530,12 @@ public final class PacketPipeline
         }
         // Version, traffic class and flow label in the first word; payload length, next header, hop limit in the next.
         final int word0 = FrameBytes.getIntBigEndian(buffer, l3);
-        if (word0 >>> 28 != 6)
+        if (Ipv6Header.version(word0) != 6)
         {
             return dropCode(DropReason.IPV6_BAD_VERSION);
         }
         final int word1 = FrameBytes.getIntBigEndian(buffer, l3 + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET);
-        final int payloadLength = word1 >>> 16;
+        final int payloadLength = Ipv6Header.payloadLength(word1);
         if (Ipv6Header.LENGTH + payloadLength > available)
         {
             return dropCode(DropReason.IPV6_PAYLOAD_LENGTH_EXCEEDS_FRAME);
@@ -544,8 +543,8 @@ public final class PacketPipeline
         ipOffset = l3;
         ipEnd = l3 + Ipv6Header.LENGTH + payloadLength;
         ipv6Packet = true;
-        tos = (word0 >>> 20) & 0xFF;
-        final int walked = walkExtensions(buffer, (word1 >>> 8) & 0xFF, l3 + Ipv6Header.LENGTH, ipEnd);
+        tos = Ipv6Header.trafficClass(word0);
+        final int walked = walkExtensions(buffer, Ipv6Header.nextHeader(word1), l3 + Ipv6Header.LENGTH, ipEnd);
         if (walked != 0)
         {
             return walked;
@@ -592,13 +591,13 @@ public final class PacketPipeline
         {
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
         }
-        if (FrameBytes.getUnsignedByte(buffer, quote) >>> 4 != 6)
+        if (Ipv6Header.version(FrameBytes.getIntBigEndian(buffer, quote)) != 6)
         {
             return dropCode(DropReason.ICMP_QUOTE_MALFORMED);
         }
         // The quote's own payload length describes the original, not the (truncated) quote: walk to ipEnd.
-        final int walked = walkExtensions(buffer, FrameBytes.getUnsignedByte(buffer,
-            quote + Ipv6Header.NEXT_HEADER_FIELD_OFFSET), quote + Ipv6Header.LENGTH, ipEnd);
+        final int quotedWord1 = FrameBytes.getIntBigEndian(buffer, quote + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET);
+        final int walked = walkExtensions(buffer, Ipv6Header.nextHeader(quotedWord1), quote + Ipv6Header.LENGTH, ipEnd);
         if (walked != 0)
         {
             return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);

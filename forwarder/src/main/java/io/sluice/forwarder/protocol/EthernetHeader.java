@@ -1,7 +1,5 @@
 package io.sluice.forwarder.protocol;
 
-import org.agrona.DirectBuffer;
-
 import java.nio.ByteOrder;
 
 /**
@@ -40,19 +38,7 @@ public final class EthernetHeader extends HeaderFlyweight
      */
     public int etherType()
     {
-        return etherType(buffer, offset);
-    }
-
-    /**
-     * Returns the EtherType (or the 802.1Q TPID) of the frame at {@code frame}, without wrapping a flyweight.
-     *
-     * @param buffer holding the frame.
-     * @param frame  offset of the Ethernet header.
-     * @return the EtherType, 16 bits.
-     */
-    public static int etherType(final DirectBuffer buffer, final int frame)
-    {
-        return buffer.getShort(frame + ETHERTYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        return buffer.getShort(offset + ETHERTYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
     /**
@@ -74,19 +60,7 @@ public final class EthernetHeader extends HeaderFlyweight
      */
     public int vlanEtherType()
     {
-        return vlanEtherType(buffer, offset);
-    }
-
-    /**
-     * Returns the EtherType inside the 802.1Q tag of the frame at {@code frame}, without wrapping a flyweight.
-     *
-     * @param buffer holding the frame.
-     * @param frame  offset of the Ethernet header.
-     * @return the inner EtherType.
-     */
-    public static int vlanEtherType(final DirectBuffer buffer, final int frame)
-    {
-        return buffer.getShort(frame + VLAN_ETHERTYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        return buffer.getShort(offset + VLAN_ETHERTYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
     /**

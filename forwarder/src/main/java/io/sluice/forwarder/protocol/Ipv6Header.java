@@ -102,7 +102,7 @@ public final class Ipv6Header extends HeaderFlyweight
         final long destinationHigh,
         final long destinationLow)
     {
-        buffer.putInt(offset, 0x6000_0000 | (trafficClass << 20) | (flowLabel & 0xF_FFFF), ByteOrder.BIG_ENDIAN);
+        buffer.putInt(offset, firstWord(trafficClass, flowLabel), ByteOrder.BIG_ENDIAN);
         buffer.putInt(
             offset + PAYLOAD_LENGTH_FIELD_OFFSET, (payloadLength << 16) | (nextHeader << 8) | hopLimit,
             ByteOrder.BIG_ENDIAN);
@@ -111,5 +111,61 @@ public final class Ipv6Header extends HeaderFlyweight
         buffer.putLong(offset + DESTINATION_FIELD_OFFSET, destinationHigh, ByteOrder.BIG_ENDIAN);
         buffer.putLong(offset + DESTINATION_FIELD_OFFSET + 8, destinationLow, ByteOrder.BIG_ENDIAN);
         return this;
+    }
+
+    /**
+     * Returns the version from the header's first word (read big-endian), so a parser reads that word once.
+     *
+     * @param word0 octets 0..3.
+     * @return the version.
+     */
+    public static int version(final int word0)
+    {
+        return word0 >>> 28;
+    }
+
+    /**
+     * Returns the traffic class (DSCP and ECN) from the first word.
+     *
+     * @param word0 octets 0..3.
+     * @return traffic class.
+     */
+    public static int trafficClass(final int word0)
+    {
+        return (word0 >>> 20) & 0xFF;
+    }
+
+    /**
+     * Returns the payload length from the second word (payload length, next header, hop limit).
+     *
+     * @param word1 octets 4..7.
+     * @return length in bytes.
+     */
+    public static int payloadLength(final int word1)
+    {
+        return word1 >>> 16;
+    }
+
+    /**
+     * Returns the next header from the second word.
+     *
+     * @param word1 octets 4..7.
+     * @return IP protocol number.
+     */
+    public static int nextHeader(final int word1)
+    {
+        return (word1 >>> 8) & 0xFF;
+    }
+
+    /**
+     * Returns the first word of a header: version 6, traffic class and flow label.
+     *
+     * @param trafficClass DSCP and ECN.
+     * @param flowLabel    low 20 bits used.
+     * @return octets 0..3 as a big-endian int.
+     */
+    public static int firstWord(final int trafficClass, final int flowLabel)
+    {
+        return 0x6000_0000 | (trafficClass << 20) | (flowLabel & 0xF_FFFF);
     }
 }

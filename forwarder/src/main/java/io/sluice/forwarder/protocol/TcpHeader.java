@@ -1,7 +1,5 @@
 package io.sluice.forwarder.protocol;
 
-import org.agrona.DirectBuffer;
-
 /**
  * TCP header (RFC 9293 §3.1).
  * <pre>
@@ -39,19 +37,19 @@ public final class TcpHeader extends TransportHeader
      */
     public int headerLength()
     {
-        return headerLength(buffer, offset);
+        return headerLength(buffer.getByte(offset + DATA_OFFSET_FIELD_OFFSET) & 0xFF);
     }
 
     /**
-     * Returns the header length in bytes of the TCP header at {@code header}, without wrapping a flyweight.
+     * Returns the header length in bytes from the data-offset octet, so a parser that reads it by other means
+     * shares the decoding.
      *
-     * @param buffer holding the segment.
-     * @param header offset of the TCP header.
+     * @param dataOffsetOctet octet 12 of the header, unsigned.
      * @return data offset x 4.
      */
-    public static int headerLength(final DirectBuffer buffer, final int header)
+    public static int headerLength(final int dataOffsetOctet)
     {
-        return (buffer.getByte(header + DATA_OFFSET_FIELD_OFFSET) & 0xF0) >>> 2;
+        return (dataOffsetOctet & 0xF0) >>> 2;
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.sluice.forwarder.protocol;
 
-import org.agrona.DirectBuffer;
-
 import java.nio.ByteOrder;
 
 /**
@@ -29,18 +27,6 @@ public final class UdpHeader extends TransportHeader
      */
     public int length()
     {
-        return length(buffer, offset);
-    }
-
-    /**
-     * Returns the length field of the UDP header at {@code header}, without wrapping a flyweight.
-     *
-     * @param buffer holding the datagram.
-     * @param header offset of the UDP header.
-     * @return length, header included.
-     */
-    public static int length(final DirectBuffer buffer, final int header)
-    {
-        return buffer.getShort(header + LENGTH_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        return buffer.getShort(offset + LENGTH_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 }
