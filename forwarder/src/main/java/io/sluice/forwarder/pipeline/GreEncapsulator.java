@@ -28,13 +28,8 @@ public final class GreEncapsulator
     private static final int GRE_IPV4_LITTLE_ENDIAN = swap16(Protocols.ETHERTYPE_IPV4);
     private static final int GRE_IPV6_LITTLE_ENDIAN = swap16(Protocols.ETHERTYPE_IPV6);
 
-    private final long ownMac;
-    private final long nextHopMac;
     private final boolean hasSourceV4;
-    private final int sourceV4;
     private final boolean hasSourceV6;
-    private final long sourceV6High;
-    private final long sourceV6Low;
     private final int tunnelMtu;
     private final long v4Word0;
     private final long v4Word1;
@@ -42,6 +37,9 @@ public final class GreEncapsulator
     private final long v4Word3;
     private final long v4Word4;
     private final long v4ChecksumBase;
+    // The IPv6 outer headers with every per-packet field zero (first word, payload length, destination, GRE
+    // protocol), as little-endian words at v6WordOffset(i).
+    private final long[] v6Words = new long[(IPV6_OVERHEAD + 7) / 8];
 
     /**
      * Creates an encapsulator for one node's addresses.
@@ -50,14 +48,14 @@ public final class GreEncapsulator
      */
     public GreEncapsulator(final PipelineConfig config)
     {
-        ownMac = config.ownMac();
-        nextHopMac = config.nextHopMac();
+        final long ownMac = config.ownMac();
+        final long nextHopMac = config.nextHopMac();
         hasSourceV4 = config.tunnelSourceV4() != null;
-        sourceV4 = hasSourceV4 ? AddressWords.bigEndian32(config.tunnelSourceV4().getAddress()) : 0;
+        final int sourceV4 = hasSourceV4 ? AddressWords.bigEndian32(config.tunnelSourceV4().getAddress()) : 0;
         hasSourceV6 = config.tunnelSourceV6() != null;
         final byte[] v6 = hasSourceV6 ? config.tunnelSourceV6().getAddress() : new byte[16];
-        sourceV6High = AddressWords.bigEndian64(v6, 0);
-        sourceV6Low = AddressWords.bigEndian64(v6, 8);
+        final long sourceV6High = AddressWords.bigEndian64(v6, 0);
+        final long sourceV6Low = AddressWords.bigEndian64(v6, 8);
         tunnelMtu = config.tunnelMtu();
 
         // The IPv4 outer headers with every per-packet field zero, written once with the flyweights.
@@ -81,6 +79,27 @@ public final class GreEncapsulator
         v4Word2 = template.getLong(16, ByteOrder.LITTLE_ENDIAN);
         v4Word3 = template.getLong(24, ByteOrder.LITTLE_ENDIAN);
         v4Word4 = template.getLong(30, ByteOrder.LITTLE_ENDIAN);
+
+        // The IPv6 outer headers the same way; encapsulateIpv6 writes the per-packet fields over them.
+        final UnsafeBuffer v6Template = new UnsafeBuffer(new byte[IPV6_OVERHEAD]);
+        ethernet.wrap(v6Template, 0);
+        ethernet.macs(nextHopMac, ownMac).etherType(Protocols.ETHERTYPE_IPV6);
+        final Ipv6Header ipv6 = new Ipv6Header();
+        ipv6.wrap(v6Template, EthernetHeader.LENGTH);
+        ipv6.write(0, 0, 0, Protocols.IPPROTO_GRE, OUTER_TTL, sourceV6High, sourceV6Low, 0, 0);
+        gre.wrap(v6Template, EthernetHeader.LENGTH + Ipv6Header.LENGTH);
+        gre.write(0);
+        for (int i = 0; i < v6Words.length; i++)
+        {
+            v6Words[i] = v6Template.getLong(v6WordOffset(i), ByteOrder.LITTLE_ENDIAN);
+        }
+    }
+
+    // Where the i-th word of the IPv6 template goes: every 8 bytes, the last one ending with the 58 header bytes
+    // (so it overlaps the one before).
+    private static int v6WordOffset(final int i)
+    {
+        return Math.min(i * 8, IPV6_OVERHEAD - 8);
     }
 
     /**
@@ -155,21 +174,17 @@ public final class GreEncapsulator
         {
             return problem;
         }
-        // The same bytes as EthernetHeader.macs/etherType, Ipv6Header.write and GreHeader.write would put there.
-        FrameBytes.putIntBigEndian(buffer, start, (int)(nextHopMac >>> 16));
-        FrameBytes.putShortBigEndian(buffer, start + 4, (int)nextHopMac);
-        FrameBytes.putShortBigEndian(buffer, start + EthernetHeader.SOURCE_FIELD_OFFSET, (int)(ownMac >>> 32));
-        FrameBytes.putIntBigEndian(buffer, start + EthernetHeader.SOURCE_FIELD_OFFSET + 2, (int)ownMac);
-        FrameBytes.putShortBigEndian(buffer, start + EthernetHeader.ETHERTYPE_FIELD_OFFSET, Protocols.ETHERTYPE_IPV6);
+        final long[] v6Words = this.v6Words;
+        for (int i = 0; i < v6Words.length; i++)
+        {
+            FrameBytes.putLongLittleEndian(buffer, start + v6WordOffset(i), v6Words[i]);
+        }
         final int ip = start + EthernetHeader.LENGTH;
-        FrameBytes.putIntBigEndian(buffer, ip, 0x6000_0000 | (tos << 20) | ((int)flowHash & 0xF_FFFF));
-        FrameBytes.putIntBigEndian(buffer, ip + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET,
-            (payloadLength << 16) | (Protocols.IPPROTO_GRE << 8) | OUTER_TTL);
-        FrameBytes.putLongBigEndian(buffer, ip + Ipv6Header.SOURCE_FIELD_OFFSET, sourceV6High);
-        FrameBytes.putLongBigEndian(buffer, ip + Ipv6Header.SOURCE_FIELD_OFFSET + 8, sourceV6Low);
+        FrameBytes.putIntBigEndian(buffer, ip, Ipv6Header.firstWord(tos, (int)flowHash));
+        FrameBytes.putShortBigEndian(buffer, ip + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET, payloadLength);
         FrameBytes.putLongBigEndian(buffer, ip + Ipv6Header.DESTINATION_FIELD_OFFSET, backendHigh);
         FrameBytes.putLongBigEndian(buffer, ip + Ipv6Header.DESTINATION_FIELD_OFFSET + 8, backendLow);
-        FrameBytes.putIntBigEndian(buffer, ip + Ipv6Header.LENGTH,
+        FrameBytes.putShortBigEndian(buffer, ip + Ipv6Header.LENGTH + GreHeader.PROTOCOL_TYPE_FIELD_OFFSET,
             innerIpv6 ? Protocols.ETHERTYPE_IPV6 : Protocols.ETHERTYPE_IPV4);
         return start;
     }
