@@ -96,7 +96,6 @@ public final class ConnectionTable
      */
     public int find(final FlowKey key, final long hash, final long nowNs)
     {
-        final long address = this.address;
         final int mask = indexMask;
         final int first = (int)hash & mask;
         int expired = -1;
@@ -105,7 +104,7 @@ public final class ConnectionTable
         for (int probe = 0; probe < BUCKET_SIZE; probe++)
         {
             final int i = (first + probe) & mask;
-            final long at = address + (long)i * ENTRY_LENGTH;
+            final long at = entry(i);
             final int length = UnsafeApi.getInt(at + KEY_LENGTH_OFFSET);
             if (length == 0)
             {
@@ -164,7 +163,7 @@ public final class ConnectionTable
      */
     public int warm(final long hash)
     {
-        return UnsafeApi.getInt(address + (long)((int)hash & indexMask) * ENTRY_LENGTH + KEY_LENGTH_OFFSET);
+        return UnsafeApi.getInt(entry((int)hash & indexMask) + KEY_LENGTH_OFFSET);
     }
 
     private int markExpired(final int index)
@@ -195,7 +194,7 @@ public final class ConnectionTable
      */
     public void insert(final int index, final FlowKey key, final int backend, final int generation, final long nowNs)
     {
-        final long at = address + (long)index * ENTRY_LENGTH;
+        final long at = entry(index);
         if (UnsafeApi.getInt(at + KEY_LENGTH_OFFSET) == 0)
         {
             size++;
@@ -232,7 +231,7 @@ public final class ConnectionTable
      */
     public void rebind(final int index, final int backend, final int generation, final long nowNs)
     {
-        final long at = address + (long)index * ENTRY_LENGTH;
+        final long at = entry(index);
         UnsafeApi.putLong(at + LAST_SEEN_OFFSET, nowNs);
         UnsafeApi.putInt(at + BACKEND_OFFSET, backend);
         UnsafeApi.putInt(at + GENERATION_OFFSET, generation);
@@ -246,7 +245,7 @@ public final class ConnectionTable
      */
     public void touch(final int index, final long nowNs)
     {
-        UnsafeApi.putLong(address + (long)index * ENTRY_LENGTH + LAST_SEEN_OFFSET, nowNs);
+        UnsafeApi.putLong(entry(index) + LAST_SEEN_OFFSET, nowNs);
     }
 
     /**
@@ -257,7 +256,7 @@ public final class ConnectionTable
      */
     public int backend(final int index)
     {
-        return UnsafeApi.getInt(address + (long)index * ENTRY_LENGTH + BACKEND_OFFSET);
+        return UnsafeApi.getInt(entry(index) + BACKEND_OFFSET);
     }
 
     /**
@@ -268,7 +267,13 @@ public final class ConnectionTable
      */
     public int generation(final int index)
     {
-        return UnsafeApi.getInt(address + (long)index * ENTRY_LENGTH + GENERATION_OFFSET);
+        return UnsafeApi.getInt(entry(index) + GENERATION_OFFSET);
+    }
+
+    // Address of entry index (0 <= index < capacity).
+    private long entry(final int index)
+    {
+        return address + (long)index * ENTRY_LENGTH;
     }
 
     private long timeoutNs(final int protocol)
