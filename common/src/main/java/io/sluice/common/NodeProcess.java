@@ -1,6 +1,7 @@
 package io.sluice.common;
 
 import io.sluice.common.config.ConfigException;
+import io.sluice.common.config.NodeCheck;
 import io.sluice.common.config.NodeConfig;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
@@ -8,8 +9,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 
 /**
- * What the forwarder and the controller processes share: {@code --config FILE} parsing, loading the node config
- * (exit 2 with file, field and reason), waiting for SIGTERM/SIGINT, and ending with the status the process means.
+ * What the forwarder and the controller processes share: {@code --config FILE} parsing, loading and checking the
+ * node config with the same {@link NodeCheck} (exit 2 with file, field and reason), waiting for SIGTERM/SIGINT,
+ * and ending with the status the process means.
  * <p>
  * Exit status: 0 after a clean stop, 2 for bad arguments or a bad config, anything else as the body decides.
  */
@@ -121,7 +123,7 @@ public final class NodeProcess
         final NodeConfig config;
         try
         {
-            config = NodeConfig.load(configFile);
+            config = NodeCheck.load(configFile);
         }
         catch (final ConfigException ex)
         {

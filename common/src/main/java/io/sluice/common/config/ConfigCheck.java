@@ -6,7 +6,12 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Checks a node configuration file and prints a one-screen summary: {@code ConfigCheck [--cores N] FILE}.
+ * Checks a node configuration file and prints a one-screen summary: {@code ConfigCheck [--cores N] [--eal] FILE}.
+ * Runs the validation the forwarder and the controller run ({@link NodeCheck}: the file, worker cores against this
+ * machine's, the memory the forwarder needs against what this machine has). With {@code --cores N} the file is
+ * meant for another machine: cores are checked against N cores and memory is not checked. With {@code --eal} (the
+ * forwarder's build of this tool, {@code scripts/sluice check-config --eal}) EAL is started with the configured
+ * arguments and every port checked against its device.
  * Exits 0 when the file is valid, 2 with the problem on stderr when it is not, 64 on a usage error.
  */
 public final class ConfigCheck
@@ -15,9 +20,26 @@ public final class ConfigCheck
     public static final int INVALID = 2;
     public static final int USAGE = 64;
 
-    private static final String USAGE_LINE = "usage: ConfigCheck [--cores N] FILE";
+    private static final String USAGE_LINE = "usage: ConfigCheck [--cores N] [--eal] FILE";
     /** Keeps the summary on one screen; the file itself has the rest. */
     private static final int MAX_VIPS_SHOWN = 20;
+
+    /**
+     * The part of {@code --eal} that needs DPDK: the forwarder module provides it.
+     */
+    @FunctionalInterface
+    public interface EalCheck
+    {
+        /**
+         * Starts EAL with the config's arguments and checks every port; prints what it found.
+         *
+         * @param file   the config file, for messages.
+         * @param config the valid config.
+         * @param out    where the findings go.
+         * @throws ConfigException naming the field when a port does not exist or cannot do what is asked.
+         */
+        void check(String file, NodeConfig config, PrintStream out) throws ConfigException;
+    }
 
     private ConfigCheck()
     {
@@ -34,46 +56,126 @@ public final class ConfigCheck
     }
 
     /**
-     * Runs the check.
+     * Runs the check without EAL ({@code --eal} is refused with a hint).
      *
      * @param args {@code [--cores N] FILE}; {@code --cores} checks worker cores against N cores instead of this
-     *             machine's.
+     *             machine's, and skips the memory check.
      * @param out  where the summary goes.
      * @param err  where problems go.
      * @return {@link #OK}, {@link #INVALID} or {@link #USAGE}.
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        int cores = Runtime.getRuntime().availableProcessors();
-        int next = 0;
-        if (args.length == 3 && "--cores".equals(args[0]))
+        return run(args, out, err, null);
+    }
+
+    /**
+     * Runs the check.
+     *
+     * @param args     {@code [--cores N] [--eal] FILE}.
+     * @param out      where the summary goes.
+     * @param err      where problems go.
+     * @param ealCheck what {@code --eal} runs; null where DPDK is not at hand.
+     * @return {@link #OK}, {@link #INVALID} or {@link #USAGE}.
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err, final EalCheck ealCheck)
+    {
+        int cores = 0;
+        boolean eal = false;
+        String file = null;
+        boolean bad = false;
+        for (int i = 0; i < args.length && !bad; i++)
         {
-            try
+            if ("--cores".equals(args[i]) && i + 1 < args.length && cores == 0)
             {
-                cores = Integer.parseInt(args[1]);
+                cores = parseCores(args[++i]);
+                bad = cores < 1;
             }
-            catch (final NumberFormatException ex)
+            else if ("--eal".equals(args[i]) && !eal)
             {
-                cores = 0;
+                eal = true;
             }
-            next = 2;
+            else if (!args[i].startsWith("-") && file == null)
+            {
+                file = args[i];
+            }
+            else
+            {
+                bad = true;
+            }
         }
-        if (args.length != next + 1 || cores < 1 || args[next].startsWith("-"))
+        if (bad || file == null)
         {
             err.println(USAGE_LINE);
             return USAGE;
         }
+        if (eal && ealCheck == null)
+        {
+            err.println("ConfigCheck: --eal starts DPDK: run it as scripts/sluice check-config --eal FILE");
+            return USAGE;
+        }
         try
         {
-            final NodeConfig config = NodeConfig.load(Path.of(args[next]), cores);
+            final MachineCpus cpus = cores > 0 ? MachineCpus.ofCores(cores) : MachineCpus.probe();
+            final NodeConfig config = NodeCheck.load(Path.of(file), cpus, cores == 0);
             printSummary(config, out);
+            printMachine(config, cpus, cores == 0, out);
+            if (eal)
+            {
+                ealCheck.check(file, config, out);
+            }
             return OK;
         }
         catch (final ConfigException ex)
         {
+            out.flush();
             err.println(ex.getMessage());
             return INVALID;
         }
+    }
+
+    private static int parseCores(final String text)
+    {
+        try
+        {
+            return Integer.parseInt(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            return 0;
+        }
+    }
+
+    // What the checks compared with: the machine's cores and this process's, the memory the forwarder needs.
+    private static void printMachine(final NodeConfig config, final MachineCpus cpus, final boolean thisMachine,
+        final PrintStream out)
+    {
+        final String outside = outsideAffinity(config.forwarder(), cpus);
+        out.printf("  cpus: %s online, cpuset %s, this process's affinity %s%s%n", cpus.online(), cpus.pinnable(),
+            cpus.affinity(), outside.isEmpty() ? "" : "; worker core(s) " + outside + " outside the affinity " +
+                "(workers pin there anyway, as with isolcpus)");
+        final NodeResources resources = NodeResources.of(config.forwarder());
+        out.printf("  %s%s%n", resources.describe(), thisMachine ? "" : " (not checked: --cores)");
+    }
+
+    /**
+     * Lists the worker cores outside the CPU affinity a process started with.
+     *
+     * @param forwarder the forwarder section.
+     * @param cpus      the process's CPUs.
+     * @return the cores in list form, empty when there are none.
+     */
+    public static String outsideAffinity(final ForwarderConfig forwarder, final MachineCpus cpus)
+    {
+        final StringBuilder cores = new StringBuilder();
+        for (final WorkerConfig worker : forwarder.workers())
+        {
+            if (!cpus.affinity().contains(worker.core()))
+            {
+                cores.append(cores.length() == 0 ? "" : ",").append(worker.core());
+            }
+        }
+        return cores.toString();
     }
 
     static void printSummary(final NodeConfig config, final PrintStream out)

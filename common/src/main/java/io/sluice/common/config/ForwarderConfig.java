@@ -75,6 +75,31 @@ public record ForwarderConfig(
     }
 
     /**
+     * Returns how many counters the forwarder's counters file holds: per worker its own counters plus one packet and
+     * one byte counter per VIP and per backend slot, per port a few, a quarter more because freed ids wait before
+     * reuse. Computed in {@code long}: the reader refuses a config for which it exceeds the file's limit.
+     *
+     * @return the counter capacity.
+     */
+    public long maxCounters()
+    {
+        final long perWorker = 64 + 2L * (maxVips + maxBackends);
+        return (workers.size() * perWorker + 8L * ports.size() + 16) * 5 / 4;
+    }
+
+    /**
+     * Returns the capacity of the control channel's response buffer: a GET_STATE answer (about 256 bytes a backend)
+     * must fit half of it, and it is never smaller than the command ring.
+     *
+     * @return bytes, a power of two.
+     */
+    public long responseCapacity()
+    {
+        final long forState = Long.highestOneBit(Math.max(1L, maxBackends * 512L - 1)) << 1;
+        return Math.max(control.ringCapacity(), forState);
+    }
+
+    /**
      * Tells whether the source MAC is the transmit port's own ({@code own_mac: auto}).
      *
      * @return true when {@link #ownMac()} is null.

@@ -1,5 +1,7 @@
 package io.sluice.common.config;
 
+import io.sluice.common.control.ControlFileDescriptor;
+import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.common.maglev.MaglevTableBuilder;
 
 import java.math.BigInteger;
@@ -30,11 +32,11 @@ final class ForwarderReader
     {
     }
 
-    static ForwarderConfig read(final MapReader forwarder, final int availableCores) throws ConfigException
+    static ForwarderConfig read(final MapReader forwarder, final MachineCpus cpus) throws ConfigException
     {
         final List<String> ealArgs = forwarder.requiredStringList("eal_args");
-        final List<PortConfig> ports = readPorts(forwarder);
-        final List<WorkerConfig> workers = WorkersReader.read(forwarder, ports, availableCores);
+        final List<PortConfig> ports = readPorts(forwarder, EalArguments.parse(ealArgs));
+        final List<WorkerConfig> workers = WorkersReader.read(forwarder, ports, cpus);
         checkKernelPorts(forwarder, ports, workers);
         final int mbufs = forwarder.optionalInt("mbufs_per_worker", ForwarderConfig.DEFAULT_MBUFS_PER_WORKER,
             ForwarderConfig.MIN_MBUFS_PER_WORKER, Integer.MAX_VALUE);
@@ -62,12 +64,38 @@ final class ForwarderReader
             forwarder.optionalInt("max_vips", ForwarderConfig.DEFAULT_MAX_VIPS, 1, ForwarderConfig.MAX_MAX_VIPS);
         final int maxBackends = forwarder.optionalInt(
             "max_backends", ForwarderConfig.DEFAULT_MAX_BACKENDS, 1, ForwarderConfig.MAX_MAX_BACKENDS);
-        return new ForwarderConfig(ealArgs, ports, workers, mbufs, idleStrategy, countersDir, ownMac, nextHopMac,
-            tunnelSourceV4, tunnelSourceV6, hashSeed, maglevTableSize, tunnelMtu, maxVips, maxBackends,
-            readConnectionTable(forwarder), readControl(forwarder));
+        final ForwarderConfig config = new ForwarderConfig(ealArgs, ports, workers, mbufs, idleStrategy, countersDir,
+            ownMac, nextHopMac, tunnelSourceV4, tunnelSourceV6, hashSeed, maglevTableSize, tunnelMtu, maxVips,
+            maxBackends, readConnectionTable(forwarder), readControl(forwarder));
+        checkSharedFilesFit(forwarder, config);
+        return config;
     }
 
-    private static List<PortConfig> readPorts(final MapReader forwarder) throws ConfigException
+    /**
+     * The counters file and the control channel's response buffer are sized from the capacities; both have a
+     * largest size (one mapping each), so the capacities the reader accepts must stay within them.
+     */
+    private static void checkSharedFilesFit(final MapReader forwarder, final ForwarderConfig config)
+        throws ConfigException
+    {
+        final String key = forwarder.has("max_backends") || !forwarder.has("max_vips") ? "max_backends" : "max_vips";
+        if (config.maxCounters() > CountersFileHeader.MAX_COUNTERS)
+        {
+            throw forwarder.error(key, config.workers().size() + " worker(s) with max_vips " + config.maxVips() +
+                " and max_backends " + config.maxBackends() + " need " + config.maxCounters() + " counters, more " +
+                "than the counters file holds (" + CountersFileHeader.MAX_COUNTERS + "; each worker counts 2 per VIP " +
+                "and backend slot): lower max_backends or max_vips");
+        }
+        if (config.responseCapacity() > ControlFileDescriptor.MAX_CAPACITY)
+        {
+            throw forwarder.error("max_backends", config.maxBackends() + " backends need a control response buffer " +
+                "of " + config.responseCapacity() + " bytes (512 a backend), more than its largest, " +
+                ControlFileDescriptor.MAX_CAPACITY + ": use at most " + ControlFileDescriptor.MAX_CAPACITY / 512);
+        }
+    }
+
+    private static List<PortConfig> readPorts(final MapReader forwarder, final EalArguments eal)
+        throws ConfigException
     {
         final List<MapReader> entries =
             forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring", "kernel_port");
@@ -81,6 +109,7 @@ final class ForwarderReader
                 throw entry.error("name", "\"" + name + "\" is not a DPDK device name " +
                     "(1 to 63 of A-Z a-z 0-9 _ . : -, e.g. net_pcap0 or 0000:3b:00.0)");
             }
+            checkDeviceCreated(entry, name, eal);
             final String other = pathByName.putIfAbsent(name, entry.path());
             if (other != null)
             {
@@ -95,6 +124,38 @@ final class ForwarderReader
             ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort));
         }
         return ports;
+    }
+
+    /**
+     * What can be told without starting EAL: a virtual device's port exists only if a {@code --vdev} creates it, and
+     * a PCI device's only if EAL probes it. Other names (other buses, representors) are left to EAL
+     * ({@code check-config --eal}, or the forwarder at start).
+     */
+    private static void checkDeviceCreated(final MapReader entry, final String name, final EalArguments eal)
+        throws ConfigException
+    {
+        if (eal.vdevs().contains(name))
+        {
+            return;
+        }
+        if (EalArguments.isVirtualDeviceName(name))
+        {
+            throw entry.error("name", "no --vdev in forwarder.eal_args creates \"" + name + "\" (" +
+                (eal.vdevs().isEmpty() ? "it has none" : "it creates " + String.join(", ", eal.vdevs())) +
+                "): add --vdev=" + name + ",... to eal_args or correct the name");
+        }
+        if (EalArguments.isShortPciAddress(name))
+        {
+            throw entry.error("name", "DPDK names PCI ports with the domain: write \"0000:" + name + "\"");
+        }
+        if (EalArguments.isPciAddress(name))
+        {
+            final String why = eal.whyNotProbed(name);
+            if (why != null)
+            {
+                throw entry.error("name", "PCI device " + name + " would not be a port: " + why);
+            }
+        }
     }
 
     /**
@@ -281,6 +342,7 @@ final class ForwarderReader
     {
         final MapReader control = forwarder.optionalMap("control", "ring_capacity");
         return new ControlChannelConfig(ConfigValues.powerOfTwo(control, "ring_capacity",
-            ControlChannelConfig.DEFAULT_RING_CAPACITY, ControlChannelConfig.MIN_RING_CAPACITY, 1 << 30));
+            ControlChannelConfig.DEFAULT_RING_CAPACITY, ControlChannelConfig.MIN_RING_CAPACITY,
+            ControlFileDescriptor.MAX_CAPACITY));
     }
 }

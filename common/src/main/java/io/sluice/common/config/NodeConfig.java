@@ -38,7 +38,7 @@ public record NodeConfig(
     }
 
     /**
-     * Loads a file, checking worker cores against the cores this JVM may use.
+     * Loads a file, checking worker cores against this machine's ({@link MachineCpus#probe()}).
      *
      * @param file the YAML file.
      * @return the configuration.
@@ -46,7 +46,7 @@ public record NodeConfig(
      */
     public static NodeConfig load(final Path file) throws ConfigException
     {
-        return load(file, Runtime.getRuntime().availableProcessors());
+        return load(file, MachineCpus.probe());
     }
 
     /**
@@ -59,6 +59,19 @@ public record NodeConfig(
      * @throws ConfigException when the file cannot be read or is not a valid configuration.
      */
     public static NodeConfig load(final Path file, final int availableCores) throws ConfigException
+    {
+        return load(file, cores(availableCores));
+    }
+
+    /**
+     * Loads a file, checking worker cores against the given CPUs.
+     *
+     * @param file the YAML file.
+     * @param cpus the machine's cores and what this process may pin to.
+     * @return the configuration.
+     * @throws ConfigException when the file cannot be read or is not a valid configuration.
+     */
+    public static NodeConfig load(final Path file, final MachineCpus cpus) throws ConfigException
     {
         final String name = file.toString();
         final String text;
@@ -82,7 +95,7 @@ public record NodeConfig(
         {
             throw new ConfigException(name, "", "cannot read: " + ex);
         }
-        return parse(name, text, availableCores);
+        return parse(name, text, cpus);
     }
 
     /**
@@ -97,11 +110,31 @@ public record NodeConfig(
     public static NodeConfig parse(final String file, final String yaml, final int availableCores)
         throws ConfigException
     {
+        return parse(file, yaml, cores(availableCores));
+    }
+
+    /**
+     * Parses configuration text.
+     *
+     * @param file the name to use in messages, e.g. {@code node.yaml}.
+     * @param yaml the YAML text.
+     * @param cpus the machine's cores and what this process may pin to.
+     * @return the configuration.
+     * @throws ConfigException when the text is not a valid configuration.
+     */
+    public static NodeConfig parse(final String file, final String yaml, final MachineCpus cpus)
+        throws ConfigException
+    {
+        return NodeConfigReader.read(file, YamlDocument.parse(file, yaml), cpus);
+    }
+
+    private static MachineCpus cores(final int availableCores)
+    {
         if (availableCores < 1)
         {
             throw new IllegalArgumentException("availableCores must be >= 1, got " + availableCores);
         }
-        return NodeConfigReader.read(file, YamlDocument.parse(file, yaml), availableCores);
+        return MachineCpus.ofCores(availableCores);
     }
 
     /**

@@ -17,7 +17,7 @@ final class NodeConfigReader
     {
     }
 
-    static NodeConfig read(final String file, final Object document, final int availableCores) throws ConfigException
+    static NodeConfig read(final String file, final Object document, final MachineCpus cpus) throws ConfigException
     {
         if (!(document instanceof Map))
         {
@@ -33,7 +33,7 @@ final class NodeConfigReader
                 "letter or digit; it names the node's shared-memory directory)");
         }
         final ForwarderConfig forwarder =
-            ForwarderReader.read(root.requiredMap("forwarder", ForwarderReader.KEYS), availableCores);
+            ForwarderReader.read(root.requiredMap("forwarder", ForwarderReader.KEYS), cpus);
         // The controller section comes before the VIPs: a VIP's health_check is merged over its health_checks.
         final ControllerConfig controller = ControllerReader.read(root);
         final List<VipConfig> vips = VipsReader.read(root, forwarder, controller.healthChecks());

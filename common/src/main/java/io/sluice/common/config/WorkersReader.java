@@ -18,15 +18,15 @@ final class WorkersReader
     {
     }
 
-    static List<WorkerConfig> read(final MapReader forwarder, final List<PortConfig> ports, final int availableCores)
+    static List<WorkerConfig> read(final MapReader forwarder, final List<PortConfig> ports, final MachineCpus cpus)
         throws ConfigException
     {
         final List<MapReader> entries =
             forwarder.mapList("workers", true, 1, "core", "rx_port", "rx_queue", "tx_port", "tx_queue");
-        if (entries.size() > availableCores)
+        if (entries.size() > cpus.online().count())
         {
             throw forwarder.error("workers", entries.size() + " workers but this machine has " +
-                describeCores(availableCores) + ": each worker needs a core of its own");
+                cpus.online().describe() + ": each worker needs a core of its own");
         }
         final Map<Integer, String> workerByCore = new HashMap<>();
         final Map<String, Integer> rxCount = new HashMap<>();
@@ -35,11 +35,7 @@ final class WorkersReader
         for (final MapReader entry : entries)
         {
             final int core = entry.requiredInt("core", Integer.MIN_VALUE, Integer.MAX_VALUE);
-            if (core < 0 || core >= availableCores)
-            {
-                throw entry.error("core", "core " + core + " does not exist (this machine has " +
-                    describeCores(availableCores) + ")");
-            }
+            checkCore(entry, core, cpus);
             final String other = workerByCore.putIfAbsent(core, entry.path());
             if (other != null)
             {
@@ -132,8 +128,23 @@ final class WorkersReader
         }
     }
 
-    private static String describeCores(final int availableCores)
+    /**
+     * A worker core must be one of the machine's online cores, and one the process's cpuset allows (pinning fails
+     * elsewhere). The affinity the process started with ({@code taskset}) does not count: a worker widens it.
+     */
+    private static void checkCore(final MapReader entry, final int core, final MachineCpus cpus)
+        throws ConfigException
     {
-        return availableCores == 1 ? "only core 0" : "cores 0-" + (availableCores - 1);
+        if (!cpus.online().contains(core))
+        {
+            throw entry.error("core", "core " + core + " does not exist (this machine has " +
+                cpus.online().describe() + ")");
+        }
+        if (!cpus.pinnable().contains(core))
+        {
+            throw entry.error("core", "core " + core + " is online but outside this process's cpuset (" +
+                cpus.pinnable().describe() + " of the machine's " + cpus.online() + "): pinning a worker there fails; " +
+                "widen the cgroup's cpuset or pick a core in it");
+        }
     }
 }

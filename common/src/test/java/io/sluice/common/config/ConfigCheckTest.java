@@ -71,6 +71,42 @@ class ConfigCheckTest
         assertEquals(ConfigCheck.USAGE, run());
         assertEquals(ConfigCheck.USAGE, run("--cores", "zero", "node.yaml"));
         assertEquals(ConfigCheck.USAGE, run("a.yaml", "b.yaml"));
-        assertTrue(err().startsWith("usage: ConfigCheck [--cores N] FILE"), err());
+        assertTrue(err().startsWith("usage: ConfigCheck [--cores N] [--eal] FILE"), err());
+    }
+
+    @Test
+    void refusesAConnectionTableThisMachineCannotHold(@TempDir final Path dir) throws Exception
+    {
+        // 2 x 2^30 entries of 64 bytes: 128 GiB, more than any machine these tests run on has available.
+        final Path file = dir.resolve("node.yaml");
+        Files.writeString(file, NodeConfigErrorsTest.with("    tcp_idle_timeout: 300s",
+            "    tcp_idle_timeout: 300s\n    capacity: 1073741824").replace("\"--no-pci\", ",
+            "\"--no-pci\", \"--no-huge\", \"-m\", \"128\", ").replace("    - core: 0\n      rx_port: net_pcap0\n",
+            "    - core: 0\n      rx_port: net_pcap0\n      rx_queue: 0\n"));
+
+        final int status = run(file.toString());
+
+        assertEquals(ConfigCheck.INVALID, status, out());
+        assertTrue(err().startsWith(file + ": forwarder.connection_table.capacity: connection tables 64.0 GiB " +
+            "(1 worker(s) x 1073741824 entries x 64 bytes)"), err());
+        assertTrue(err().contains("available (MemAvailable)"), err());
+    }
+
+    @Test
+    void printsTheMachineItCheckedAgainst()
+    {
+        final int status = run("--cores", "4", NodeConfigTest.resource("full.yaml").toString());
+
+        assertEquals(ConfigCheck.OK, status, err());
+        assertTrue(out().contains("  cpus: 0-3 online, cpuset 0-3, this process's affinity 0-3\n"), out());
+        assertTrue(out().contains("  memory: connection tables "), out());
+        assertTrue(out().contains("(not checked: --cores)"), out());
+    }
+
+    @Test
+    void refusesEalWithoutTheForwarder()
+    {
+        assertEquals(ConfigCheck.USAGE, run("--eal", NodeConfigTest.resource("full.yaml").toString()));
+        assertTrue(err().contains("scripts/sluice check-config --eal FILE"), err());
     }
 }

@@ -19,7 +19,7 @@ class NodeConfigErrorsTest
         node:
           name: lb1
         forwarder:
-          eal_args: ["--no-pci"]
+          eal_args: ["--no-pci", "--vdev=net_pcap0", "--vdev=net_tap0,iface=sl0"]
           ports:
             - name: net_pcap0
               rx_ring: 1024
@@ -402,7 +402,7 @@ class NodeConfigErrorsTest
     @Test
     void rejectsNumberInEalArgs()
     {
-        fails(with("eal_args: [\"--no-pci\"]", "eal_args: [\"-m\", 256]"), "forwarder.eal_args[1]",
+        fails(with("eal_args: [\"--no-pci\",", "eal_args: [\"-m\", 256,"), "forwarder.eal_args[1]",
             "expected a string, got integer 256 (quote it: \"256\")");
     }
 
@@ -432,5 +432,74 @@ class NodeConfigErrorsTest
         final ConfigException missing =
             assertThrows(ConfigException.class, () -> NodeConfig.load(dir.resolve("absent.yaml"), 2));
         assertEquals("no such file", missing.reason());
+    }
+
+    @Test
+    void refusesAPortThatNoVdevCreates()
+    {
+        fails(with(PORT, "    - name: net_pcap7\n      rx_ring: 1024\n"), "forwarder.ports[0].name",
+            "no --vdev in forwarder.eal_args creates \"net_pcap7\" (it creates net_pcap0, net_tap0)");
+        fails(with("\"--vdev=net_pcap0\", ", "").replace("rx_port: net_pcap0", "rx_port: net_pcap0"),
+            "forwarder.ports[0].name", "no --vdev in forwarder.eal_args creates \"net_pcap0\"");
+    }
+
+    @Test
+    void refusesAPciPortThatEalDoesNotProbe()
+    {
+        final String pci = with(PORT, "    - name: \"0000:3b:00.0\"\n").replace("rx_port: net_pcap0",
+            "rx_port: \"0000:3b:00.0\"");
+        fails(pci, "forwarder.ports[0].name", "eal_args has --no-pci");
+        fails(pci.replace("\"--no-pci\", ", "\"-a\", \"0000:3b:00.1\", "), "forwarder.ports[0].name",
+            "eal_args allows only 0000:3b:00.1 (-a): add -a 0000:3b:00.0");
+        fails(pci.replace("\"--no-pci\", ", "\"-b\", \"3b:00.0\", "), "forwarder.ports[0].name",
+            "eal_args blocks it");
+        fails(with(PORT, "    - name: \"3b:00.0\"\n").replace("rx_port: net_pcap0", "rx_port: \"3b:00.0\""),
+            "forwarder.ports[0].name", "write \"0000:3b:00.0\"");
+    }
+
+    @Test
+    void acceptsAPciPortThatEalProbes() throws ConfigException
+    {
+        final String pci = with(PORT, "    - name: \"0000:3b:00.0\"\n").replace("rx_port: net_pcap0",
+            "rx_port: \"0000:3b:00.0\"");
+        assertEquals("0000:3b:00.0", NodeConfig.parse("node.yaml", pci.replace("\"--no-pci\", ", ""), 2)
+            .forwarder().ports().get(0).name());
+        assertEquals("0000:3b:00.0", NodeConfig.parse("node.yaml", pci.replace("\"--no-pci\", ",
+            "\"-a\", \"3b:00.0,rx_low_latency=1\", "), 2).forwarder().ports().get(0).name());
+    }
+
+    @Test
+    void refusesCapacitiesTheSharedFilesCannotHold()
+    {
+        fails(with("maglev_table_size: 65537", "maglev_table_size: 65537\n  max_backends: 1048576"),
+            "forwarder.max_backends", "more than the counters file holds (2097152");
+        fails(with("maglev_table_size: 65537", "maglev_table_size: 65537\n  max_backends: 524289"),
+            "forwarder.max_backends", "more than its largest, 268435456: use at most 524288");
+        fails(with("maglev_table_size: 65537", "maglev_table_size: 65537\n  control: {ring_capacity: 536870912}"),
+            "forwarder.control.ring_capacity", "must be a power of two from 4096 to 268435456");
+    }
+
+    @Test
+    void acceptsAWorkerCoreOutsideTheProcessAffinity() throws ConfigException
+    {
+        // taskset -c 0 on a two-core machine: core 1 is the machine's, and a worker may pin there.
+        final MachineCpus taskset = new MachineCpus(CpuList.parse("0-1"), CpuList.parse("0-1"), CpuList.parse("0"));
+        final NodeConfig config = NodeConfig.parse("node.yaml", with("core: 0", "core: 1"), taskset);
+        assertEquals(1, config.forwarder().workers().get(0).core());
+        assertEquals("1", ConfigCheck.outsideAffinity(config.forwarder(), taskset));
+    }
+
+    @Test
+    void refusesAWorkerCoreOutsideTheCpuset()
+    {
+        final MachineCpus cpuset = new MachineCpus(CpuList.parse("0-3"), CpuList.parse("0-1"), CpuList.parse("0"));
+        final ConfigException ex = assertThrows(ConfigException.class,
+            () -> NodeConfig.parse("node.yaml", with("core: 0", "core: 2"), cpuset));
+        assertEquals("forwarder.workers[0].core", ex.field());
+        assertEquals("core 2 is online but outside this process's cpuset (cores 0-1 of the machine's 0-3): pinning " +
+            "a worker there fails; widen the cgroup's cpuset or pick a core in it", ex.reason());
+        final ConfigException offline = assertThrows(ConfigException.class,
+            () -> NodeConfig.parse("node.yaml", with("core: 0", "core: 4"), cpuset));
+        assertEquals("core 4 does not exist (this machine has cores 0-3)", offline.reason());
     }
 }

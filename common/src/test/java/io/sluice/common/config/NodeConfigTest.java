@@ -42,7 +42,8 @@ class NodeConfigTest
 
         assertEquals("edge-7", config.node().name());
         final ForwarderConfig forwarder = config.forwarder();
-        assertEquals(List.of("-a", "0000:3b:00.0", "--file-prefix=custom", "-m", "1024"), forwarder.ealArgs());
+        assertEquals(List.of("-a", "0000:3b:00.0", "--file-prefix=custom", "-m", "1024", "--vdev=net_tap0,iface=sl0"),
+            forwarder.ealArgs());
         assertEquals(List.of(new PortConfig("0000:3b:00.0", 9000, 4096, 2048), new PortConfig("net_tap0", 1400, 512,
             256)), forwarder.ports());
         assertEquals(List.of(
@@ -102,7 +103,7 @@ class NodeConfigTest
 
         assertEquals("lb1", config.node().name());
         final ForwarderConfig forwarder = config.forwarder();
-        assertEquals(List.of(), forwarder.ealArgs());
+        assertEquals(List.of("--vdev=net_pcap0"), forwarder.ealArgs());
         assertEquals(List.of(new PortConfig("net_pcap0", 1500, 1024, 1024)), forwarder.ports());
         assertEquals(List.of(new WorkerConfig(0, "net_pcap0", 0, "net_pcap0", 0)), forwarder.workers());
         assertEquals(8191, forwarder.mbufsPerWorker());
@@ -154,8 +155,10 @@ class NodeConfigTest
         final NodeConfig minimal = NodeConfig.load(resource("minimal.yaml"), 1);
         final NodeConfig full = NodeConfig.load(resource("full.yaml"), 4);
 
-        assertEquals(List.of("sluice-forwarder", "--file-prefix=sluice-lb1"), minimal.ealArgv("sluice-forwarder"));
-        assertEquals(List.of("fwd", "-a", "0000:3b:00.0", "--file-prefix=custom", "-m", "1024"), full.ealArgv("fwd"));
+        assertEquals(List.of("sluice-forwarder", "--file-prefix=sluice-lb1", "--vdev=net_pcap0"),
+            minimal.ealArgv("sluice-forwarder"));
+        assertEquals(List.of("fwd", "-a", "0000:3b:00.0", "--file-prefix=custom", "-m", "1024",
+            "--vdev=net_tap0,iface=sl0"), full.ealArgv("fwd"));
         assertEquals(Path.of("/dev/shm/sluice/lb1"), minimal.nodeDirectory());
     }
 

@@ -1,0 +1,118 @@
+package io.sluice.common.config;
+
+import org.junit.jupiter.api.Test;
+
+import static io.sluice.common.config.NodeConfigErrorsTest.with;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The memory a forwarder needs against a machine's: sizes in long, the field to change named.
+ */
+class NodeResourcesTest
+{
+    private static final long GIB = 1L << 30;
+    private static final MachineMemory ROOMY = new MachineMemory(24 * GIB, 2 * GIB, 12 * GIB);
+    private static final String NO_HUGE = "eal_args: [\"--no-pci\", \"--no-huge\", \"-m\", \"256\", " +
+        "\"--vdev=net_pcap0\", \"--vdev=net_tap0,iface=sl0\"]";
+    private static final String TWO_WORKERS = "    - core: 0\n      rx_port: net_pcap0\n" +
+        "    - core: 1\n      rx_port: net_pcap0\n";
+
+    private static ForwarderConfig forwarder(final String yaml) throws ConfigException
+    {
+        return NodeConfig.parse("node.yaml", yaml, 2).forwarder();
+    }
+
+    private static String capacity(final long entries)
+    {
+        return with("    tcp_idle_timeout: 300s", "    tcp_idle_timeout: 300s\n    capacity: " + entries)
+            .replace("eal_args: [\"--no-pci\", \"--vdev=net_pcap0\", \"--vdev=net_tap0,iface=sl0\"]", NO_HUGE)
+            .replace("    - core: 0\n      rx_port: net_pcap0\n", TWO_WORKERS);
+    }
+
+    @Test
+    void sizesTablesBeyondTwoGibibytesWithoutOverflow() throws ConfigException
+    {
+        final NodeResources resources = NodeResources.of(forwarder(capacity(1L << 25)));
+        assertEquals(2 * 2 * GIB, resources.tableBytes());
+        assertEquals(2 * 8191 * NodeResources.MBUF_BYTES, resources.poolBytes());
+        assertEquals(256L << 20, resources.ealBytes());
+        assertEquals(2 * 2 * GIB, NodeResources.check("node.yaml", forwarder(capacity(1L << 25)), ROOMY).tableBytes());
+        final NodeResources largest = NodeResources.of(forwarder(capacity(1L << 30)));
+        assertEquals(2 * 64 * GIB, largest.tableBytes());
+    }
+
+    @Test
+    void refusesConnectionTablesTheMachineCannotHold() throws ConfigException
+    {
+        final ConfigException ex = assertThrows(ConfigException.class,
+            () -> NodeResources.check("node.yaml", forwarder(capacity(1L << 30)), ROOMY));
+        assertEquals("forwarder.connection_table.capacity", ex.field());
+        assertTrue(ex.reason().startsWith("connection tables 128.0 GiB (2 worker(s) x 1073741824 entries x 64 bytes), " +
+            "EAL memory 256 MiB (--no-huge), shared files "), ex.reason());
+        assertTrue(ex.reason().contains("but this machine has 24.0 GiB available (MemAvailable): use a capacity of " +
+            "at most 134217728"), ex.reason());
+        assertEquals("node.yaml: forwarder.connection_table.capacity: " + ex.reason(), ex.getMessage());
+    }
+
+    @Test
+    void refusesPoolsLargerThanEalMemory() throws ConfigException
+    {
+        final String small = capacity(1024).replace("\"-m\", \"256\"", "\"-m\", \"32\"");
+        final ConfigException ex =
+            assertThrows(ConfigException.class, () -> NodeResources.check("node.yaml", forwarder(small), ROOMY));
+        assertEquals("forwarder.mbufs_per_worker", ex.field());
+        assertTrue(ex.reason().startsWith("the mbuf pools need at least 36 MiB (16382 mbufs of 2304 bytes"),
+            ex.reason());
+        assertTrue(ex.reason().contains("more than EAL's 32 MiB"), ex.reason());
+        // --no-huge without -m: EAL's 64 MiB
+        final String noSize = capacity(1024).replace("\"-m\", \"256\", ", "").replace("    - core: 1\n" +
+            "      rx_port: net_pcap0\n", "    - core: 1\n      rx_port: net_pcap0\n      tx_port: net_pcap0\n")
+            .replace("idle_strategy: busy-spin", "idle_strategy: busy-spin\n  mbufs_per_worker: 16383");
+        final ConfigException noM =
+            assertThrows(ConfigException.class, () -> NodeResources.check("node.yaml", forwarder(noSize), ROOMY));
+        assertTrue(noM.reason().contains("more than EAL's 64 MiB (-m in eal_args, 64 MiB without it under " +
+            "--no-huge)"), noM.reason());
+    }
+
+    @Test
+    void refusesHugepagesThatAreNotThere() throws ConfigException
+    {
+        final ForwarderConfig hugepages = forwarder(NodeConfigErrorsTest.BASE);
+        final MachineMemory none = new MachineMemory(24 * GIB, 0, 12 * GIB);
+        final ConfigException ex =
+            assertThrows(ConfigException.class, () -> NodeResources.check("node.yaml", hugepages, none));
+        assertEquals("forwarder.eal_args", ex.field());
+        assertTrue(ex.reason().startsWith("EAL would use hugepages (no --no-huge) but this machine has no free " +
+            "hugepages"), ex.reason());
+        final ForwarderConfig tooMuch = forwarder(NodeConfigErrorsTest.BASE.replace("\"--no-pci\", ",
+            "\"--no-pci\", \"-m\", \"4096\", "));
+        final ConfigException m =
+            assertThrows(ConfigException.class, () -> NodeResources.check("node.yaml", tooMuch, ROOMY));
+        assertEquals("-m/--socket-mem asks for 4096 MiB of hugepages but only 2048 MiB are free: lower it or " +
+            "reserve more hugepages", m.reason());
+        NodeResources.check("node.yaml", hugepages, ROOMY);
+    }
+
+    @Test
+    void refusesSharedFilesLargerThanTheirFilesystem() throws ConfigException
+    {
+        final ForwarderConfig base = forwarder(capacity(1024));
+        final MachineMemory tinyShm = new MachineMemory(24 * GIB, 2 * GIB, 1L << 20);
+        final ConfigException ex =
+            assertThrows(ConfigException.class, () -> NodeResources.check("node.yaml", base, tinyShm));
+        assertEquals("forwarder.counters_dir", ex.field());
+        assertTrue(ex.reason().endsWith("but its filesystem has 1 MiB free (lower max_backends or max_vips, or " +
+            "give /dev/shm more room)"), ex.reason());
+    }
+
+    @Test
+    void unknownFiguresRefuseNothing() throws ConfigException
+    {
+        final MachineMemory unknown =
+            new MachineMemory(MachineMemory.UNKNOWN, MachineMemory.UNKNOWN, MachineMemory.UNKNOWN);
+        NodeResources.check("node.yaml", forwarder(capacity(1L << 30)), unknown);
+        NodeResources.check("node.yaml", forwarder(NodeConfigErrorsTest.BASE), unknown);
+    }
+}
