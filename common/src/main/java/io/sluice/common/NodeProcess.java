@@ -130,6 +130,9 @@ public final class NodeProcess
             err.println(ex.getMessage());
             return EXIT_USAGE;
         }
-        return body.run(configFile, config, out, err, barrier);
+        final int status = body.run(configFile, config, out, err, barrier);
+        // Everything is closed: directories this process made for its files go if nothing is left in them.
+        CreatedDirectories.removeEmpty();
+        return status;
     }
 }

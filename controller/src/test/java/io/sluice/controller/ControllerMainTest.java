@@ -9,8 +9,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ControllerMainTest
@@ -61,5 +63,42 @@ class ControllerMainTest
     {
         assertEquals(2, run("--bogus"));
         assertTrue(err().contains("unknown argument '--bogus'"), err());
+    }
+
+    /** The forwarder refuses both files before it starts EAL; the controller must not run with them either. */
+    @Test
+    void refusesWhatTheForwarderRefuses() throws IOException
+    {
+        final String base = """
+            node: {name: lb1}
+            forwarder:
+              eal_args: ["--no-huge", "-m", "128", "--vdev=net_pcap0,rx_pcap=in.pcap"]
+              ports: [{name: PORT}]
+              workers: [{core: 0, rx_port: PORT}]
+              next_hop_mac: "02:00:00:00:00:fe"
+              tunnel_source_v4: 10.0.0.1
+              counters_dir: "%s"
+              connection_table: {capacity: CAPACITY}
+            controller:
+              drain_time: 100ms
+              metrics: {address: 127.0.0.1, port: 1}
+            """.formatted(dir.resolve("shm"));
+        final Path noSuchPort = dir.resolve("port.yaml");
+        Files.writeString(noSuchPort, base.replace("PORT", "net_pcap7").replace("CAPACITY", "1024"));
+        final Path tooLarge = dir.resolve("memory.yaml");
+        // 2^30 entries of 64 bytes: 64 GiB for one worker, more than the machines these tests run on have.
+        Files.writeString(tooLarge, base.replace("PORT", "net_pcap0").replace("CAPACITY", "1073741824"));
+
+        // Before one validation the controller started with these files: the timeout turns that into a failure.
+        final int portStatus = assertTimeoutPreemptively(Duration.ofSeconds(20),
+            () -> run("--config", noSuchPort.toString()));
+        assertEquals(2, portStatus, err());
+        assertTrue(err().contains(noSuchPort + ": forwarder.ports[0].name: no --vdev in forwarder.eal_args creates " +
+            "\"net_pcap7\""), err());
+        final int memoryStatus = assertTimeoutPreemptively(Duration.ofSeconds(20),
+            () -> run("--config", tooLarge.toString()));
+        assertEquals(2, memoryStatus, err());
+        assertTrue(err().contains(tooLarge + ": forwarder.connection_table.capacity: connection tables 64.0 GiB"),
+            err());
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.common.control;
 
+import io.sluice.common.CreatedDirectories;
 import io.sluice.common.config.ForwarderConfig;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
@@ -112,7 +113,7 @@ public final class ControlChannel implements AutoCloseable
             final Path parent = file.toAbsolutePath().getParent();
             if (parent != null)
             {
-                Files.createDirectories(parent);
+                CreatedDirectories.create(parent);
             }
             if (Files.exists(file))
             {

@@ -1,5 +1,6 @@
 package io.sluice.common.counters;
 
+import io.sluice.common.CreatedDirectories;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.SystemEpochClock;
@@ -92,7 +93,7 @@ public final class CountersFile implements AutoCloseable
         final Path file = path.toAbsolutePath();
         try
         {
-            Files.createDirectories(file.getParent());
+            CreatedDirectories.create(file.getParent());
         }
         catch (final IOException ex)
         {

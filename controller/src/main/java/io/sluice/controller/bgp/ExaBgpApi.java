@@ -1,5 +1,6 @@
 package io.sluice.controller.bgp;
 
+import io.sluice.common.CreatedDirectories;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -58,7 +59,7 @@ public final class ExaBgpApi implements AutoCloseable
         final Path parent = socketPath.toAbsolutePath().getParent();
         if (parent != null)
         {
-            Files.createDirectories(parent);
+            CreatedDirectories.create(parent);
         }
         Files.deleteIfExists(socketPath);
         final ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);

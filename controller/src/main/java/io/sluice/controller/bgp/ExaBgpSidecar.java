@@ -1,5 +1,6 @@
 package io.sluice.controller.bgp;
 
+import io.sluice.common.CreatedDirectories;
 import io.sluice.common.config.ExaBgpConfig;
 
 import java.io.File;
@@ -233,7 +234,7 @@ public final class ExaBgpSidecar implements AutoCloseable
 
     private void begin(final String configText, final long nowMs) throws IOException
     {
-        Files.createDirectories(files.directory());
+        CreatedDirectories.create(files.directory());
         writeAtomically(files.relay(), ExaBgpConfigWriter.resource(RELAY_RESOURCE));
         final boolean configChanged = !Files.exists(files.config()) ||
             !Files.readString(files.config(), StandardCharsets.UTF_8).equals(configText);

@@ -1,5 +1,6 @@
 package io.sluice.controller.operator;
 
+import io.sluice.common.CreatedDirectories;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,7 +49,7 @@ public final class ActionToken
         final byte[] random = new byte[BYTES];
         new SecureRandom().nextBytes(random);
         final String token = HexFormat.of().formatHex(random);
-        Files.createDirectories(nodeDirectory);
+        CreatedDirectories.create(nodeDirectory);
         final Path file = nodeDirectory.resolve(FILE_NAME);
         final Path temporary = Files.createTempFile(nodeDirectory, FILE_NAME, ".tmp",
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));

@@ -1,5 +1,6 @@
 package io.sluice.controller.operator;
 
+import io.sluice.common.CreatedDirectories;
 import io.sluice.common.config.BackendConfig;
 import io.sluice.common.config.IpLiterals;
 
@@ -92,7 +93,7 @@ public final class OverridesFile
             text.append(entry.vipName()).append('\t').append(IpLiterals.format(entry.backend().address()))
                 .append("\tdrained=").append(entry.drained()).append("\tweight=").append(entry.override()).append('\n');
         }
-        Files.createDirectories(path.getParent());
+        CreatedDirectories.create(path.getParent());
         final Path temporary = path.resolveSibling(path.getFileName() + ".tmp");
         Files.writeString(temporary, text, StandardCharsets.UTF_8);
         Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -52,7 +52,7 @@ class ControllerToolTest
         Files.writeString(file, """
             node: {name: lb1}
             forwarder:
-              eal_args: []
+              eal_args: ["--no-huge", "--vdev=net_null0"]
               ports: [{name: net_null0}]
               workers: [{core: 0, rx_port: net_null0}]
               next_hop_mac: "02:00:00:00:00:fe"
