@@ -409,6 +409,31 @@ SLUICE_API int32_t sluice_port_configure(uint16_t port, uint64_t pool, uint16_t 
 	return 0;
 }
 
+SLUICE_API int32_t sluice_port_info(uint16_t port, int32_t *out, int32_t out_length, char *driver,
+				    int32_t driver_capacity)
+{
+	struct rte_eth_dev_info info;
+	int ret;
+
+	if (!rte_eth_dev_is_valid_port(port))
+		return -ENODEV;
+	if (out == NULL || out_length < SLUICE_PORT_INFO_LENGTH)
+		return -EINVAL;
+	ret = rte_eth_dev_info_get(port, &info);
+	if (ret != 0)
+		return ret;
+	out[SLUICE_PORT_INFO_MAX_RX_QUEUES] = info.max_rx_queues;
+	out[SLUICE_PORT_INFO_MAX_TX_QUEUES] = info.max_tx_queues;
+	out[SLUICE_PORT_INFO_MIN_MTU] = info.min_mtu;
+	out[SLUICE_PORT_INFO_MAX_MTU] = info.max_mtu;
+	out[SLUICE_PORT_INFO_RX_DESC_MAX] = info.rx_desc_lim.nb_max;
+	out[SLUICE_PORT_INFO_TX_DESC_MAX] = info.tx_desc_lim.nb_max;
+	out[SLUICE_PORT_INFO_RSS] = (SLUICE_RSS_HF & info.flow_type_rss_offloads) != 0;
+	if (driver != NULL && driver_capacity > 0)
+		snprintf(driver, (size_t)driver_capacity, "%s", info.driver_name != NULL ? info.driver_name : "?");
+	return 0;
+}
+
 SLUICE_API int32_t sluice_port_start(uint16_t port)
 {
 	return rte_eth_dev_start(port);

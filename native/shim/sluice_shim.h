@@ -227,6 +227,23 @@ SLUICE_API int32_t sluice_port_count(void);
  * there is none. */
 SLUICE_API int32_t sluice_port_by_name(const char *name);
 
+/* What sluice_port_info() writes, one int32 each; a config is checked against them before the port is configured
+ * (check-config --eal, and the forwarder at start). */
+#define SLUICE_PORT_INFO_MAX_RX_QUEUES 0 /* dev_info.max_rx_queues */
+#define SLUICE_PORT_INFO_MAX_TX_QUEUES 1 /* dev_info.max_tx_queues */
+#define SLUICE_PORT_INFO_MIN_MTU 2       /* dev_info.min_mtu */
+#define SLUICE_PORT_INFO_MAX_MTU 3       /* dev_info.max_mtu */
+#define SLUICE_PORT_INFO_RX_DESC_MAX 4   /* dev_info.rx_desc_lim.nb_max */
+#define SLUICE_PORT_INFO_TX_DESC_MAX 5   /* dev_info.tx_desc_lim.nb_max */
+#define SLUICE_PORT_INFO_RSS 6           /* 1 when the device hashes IP/TCP/UDP flows over its queues, else 0 */
+#define SLUICE_PORT_INFO_LENGTH 7
+
+/* Writes the device's limits (rte_eth_dev_info_get()) to out[0..SLUICE_PORT_INFO_LENGTH) and its driver's name
+ * (at most driver_capacity bytes, NUL-terminated) to driver. 0 or a negative errno (-ENODEV for no such port,
+ * -EINVAL when out_length is below SLUICE_PORT_INFO_LENGTH). */
+SLUICE_API int32_t sluice_port_info(uint16_t port, int32_t *out, int32_t out_length, char *driver,
+				    int32_t driver_capacity);
+
 /*
  * Configures a stopped port: rx_queues receive queues filled from pool, tx_queues transmit queues.
  * rx_ring/tx_ring are descriptor counts (0 = 1024), clamped to the device's limits.

@@ -2,8 +2,10 @@ package io.sluice.forwarder;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.sluice.common.config.BackendConfig;
+import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.IdleStrategyKind;
+import io.sluice.common.config.MachineCpus;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.PortConfig;
 import io.sluice.common.config.VipConfig;
@@ -60,7 +62,9 @@ public final class Forwarder implements AutoCloseable
     private static final int MBUF_CACHE = 256;
 
     private final NodeConfig config;
+    private final String configFile;
     private final PrintStream log;
+    private final List<String> portNotes = new ArrayList<>();
     private final Dpdk dpdk;
     private final ShimLibrary shim;
     private final Map<String, Integer> portIds = new LinkedHashMap<>();
@@ -77,9 +81,10 @@ public final class Forwarder implements AutoCloseable
     private ForwarderCounters forwarderCounters;
     private PipelineConfig pipelineConfig;
 
-    private Forwarder(final NodeConfig config, final PrintStream log)
+    private Forwarder(final NodeConfig config, final String configFile, final PrintStream log)
     {
         this.config = config;
+        this.configFile = configFile;
         this.log = log;
         this.dpdk = Dpdk.load();
         this.shim = dpdk.library();
@@ -94,7 +99,21 @@ public final class Forwarder implements AutoCloseable
      */
     public static Forwarder start(final NodeConfig config, final PrintStream log)
     {
-        final Forwarder forwarder = new Forwarder(config, log);
+        return start(config, "node config", log);
+    }
+
+    /**
+     * Starts a forwarder; on failure everything started so far is taken down again.
+     *
+     * @param config     the node config.
+     * @param configFile the file it came from, named in config problems found once EAL runs.
+     * @param log        where the start-up summary and control log go.
+     * @return the running forwarder.
+     * @throws ForwarderConfigException when a configured port is missing or its device cannot do what is asked.
+     */
+    public static Forwarder start(final NodeConfig config, final String configFile, final PrintStream log)
+    {
+        final Forwarder forwarder = new Forwarder(config, configFile, log);
         try
         {
             forwarder.startDpdk();
@@ -141,14 +160,23 @@ public final class Forwarder implements AutoCloseable
     {
         final ForwarderConfig forwarder = config.forwarder();
         dpdk.initEal(ealArguments(config));
+        try
+        {
+            PortCheck.check(shim, configFile, config, portNotes);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new ForwarderConfigException(ex);
+        }
         for (final PortConfig port : forwarder.ports())
         {
             final int id = dpdk.portByName(port.name());
             portIds.put(port.name(), id);
             final int rxQueues = Math.max(1, forwarder.rxQueueCount(port.name()));
             final int txQueues = Math.max(1, forwarder.txQueueCount(port.name()));
-            final long pool = dpdk.createMempool("sluice-" + port.name(), forwarder.mbufsPerWorker() * rxQueues,
-                MBUF_CACHE, MBUF_DATA_ROOM);
+            // NodeResources checked the pools against EAL's memory, so the count fits an int.
+            final long pool = dpdk.createMempool("sluice-" + port.name(),
+                Math.toIntExact((long)forwarder.mbufsPerWorker() * rxQueues), MBUF_CACHE, MBUF_DATA_ROOM);
             pools.add(pool);
             dpdk.check(shim.sluice_port_configure(id, pool, rxQueues, txQueues, port.rxRing(), port.txRing(),
                 port.mtu(), rxQueues > 1 && forwarder.servedBy(port.name()) == null ? 1 : 0),
@@ -216,13 +244,10 @@ public final class Forwarder implements AutoCloseable
             f.maxVips(), f.maxBackends());
     }
 
+    // The reader keeps both within the files' limits (ForwarderConfig.maxCounters, responseCapacity).
     private int maxCounters()
     {
-        final ForwarderConfig f = config.forwarder();
-        final int workers = f.workers().size();
-        final int perWorker = 64 + 2 * (f.maxVips() + f.maxBackends());
-        // Freed ids wait before reuse: leave room for a burst of changes.
-        return (workers * perWorker + 8 * f.ports().size() + 16) * 5 / 4;
+        return Math.toIntExact(config.forwarder().maxCounters());
     }
 
     private void startControl()
@@ -238,8 +263,7 @@ public final class Forwarder implements AutoCloseable
         final int[] ports = portIds.values().stream().mapToInt(Integer::intValue).toArray();
         final PortStatsSampler sampler = new PortStatsSampler(shim, ports, allocator);
         // GET_STATE answers go through the response buffer: leave room for every backend (about 256 bytes each).
-        final int responseCapacity = Math.max(f.control().ringCapacity(),
-            org.agrona.BitUtil.findNextPositivePowerOfTwo(f.maxBackends() * 512));
+        final int responseCapacity = Math.toIntExact(f.responseCapacity());
         controlChannel = ControlChannel.create(
             config.nodeDirectory().resolve(ControlChannel.FILE_NAME), f.control().ringCapacity(), responseCapacity);
 
@@ -311,6 +335,7 @@ public final class Forwarder implements AutoCloseable
     private void printSummary()
     {
         final ForwarderConfig f = config.forwarder();
+        final MachineCpus cpus = MachineCpus.probe();
         log.println("sluice forwarder " + config.node().name() + " running (" + dpdk.version() + ", pid " +
             ProcessHandle.current().pid() + ")");
         for (final PortConfig port : f.ports())
@@ -330,7 +355,14 @@ public final class Forwarder implements AutoCloseable
             final WorkerConfig w = f.workers().get(i);
             log.printf("  rx-worker-%d: core %d, rx %s/%d, tx %s/%d, idle %s%n", i, w.core(), w.rxPort(), w.rxQueue(),
                 w.txPort(), w.txQueue(), f.idleStrategy().yamlName());
+            if (!cpus.affinity().contains(w.core()))
+            {
+                log.printf("  rx-worker-%d: core %d (outside the affinity %s the process started with): pinned there " +
+                    "all the same (machine cores %s, cpuset %s)%n", i, w.core(), cpus.affinity(), cpus.online(),
+                    cpus.pinnable());
+            }
         }
+        portNotes.forEach(note -> log.println("  note: " + note));
         log.printf("  own MAC %s, next hop %s, tunnel source %s%s%n", formatMac(ownMac), f.nextHopMac().text(),
             f.tunnelSourceV4() == null ? "" : f.tunnelSourceV4().getHostAddress(),
             f.tunnelSourceV6() == null ? "" : " " + f.tunnelSourceV6().getHostAddress());

@@ -14,8 +14,9 @@ import java.nio.file.Path;
  * {@code sluice forwarder --config FILE}: starts the forwarder, runs until SIGTERM or SIGINT, then stops RX,
  * drains, frees everything, removes its shared-memory files and exits 0.
  * <p>
- * Exit status: 0 after a clean stop, 2 for bad arguments or a bad config (file, field and reason on stderr),
- * 1 when DPDK or the shared-memory files cannot be set up.
+ * Exit status: 0 after a clean stop, 2 for bad arguments or a bad config (file, field and reason on stderr; also a
+ * configured port EAL did not create or whose device lacks the queues or MTU asked for), 1 when DPDK or the
+ * shared-memory files cannot be set up.
  */
 public final class ForwarderMain
 {
@@ -45,10 +46,15 @@ public final class ForwarderMain
         final Path configFile,
         final NodeConfig config, final PrintStream out, final PrintStream err, final ShutdownSignalBarrier barrier)
     {
-        try (Forwarder ignored = Forwarder.start(config, out))
+        try (Forwarder ignored = Forwarder.start(config, configFile.toString(), out))
         {
             barrier.await();
             out.println("forwarder: stopping");
+        }
+        catch (final ForwarderConfigException ex)
+        {
+            err.println(ex.getMessage());
+            return NodeProcess.EXIT_USAGE;
         }
         catch (final DpdkException | CountersFileException | ControlException ex)
         {

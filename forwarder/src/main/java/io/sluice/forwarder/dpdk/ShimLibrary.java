@@ -46,6 +46,8 @@ public interface ShimLibrary
 
     int sluice_port_by_name(String name);
 
+    int sluice_port_info(@u_int16_t int port, @Out int[] out, int outLength, @Out byte[] driver, int driverCapacity);
+
     int sluice_port_configure(
         @u_int16_t int port,
         long pool,

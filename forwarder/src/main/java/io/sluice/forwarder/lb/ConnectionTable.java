@@ -80,8 +80,19 @@ public final class ConnectionTable
         this.tcpTimeoutNs = tcpTimeoutNs;
         this.udpTimeoutNs = udpTimeoutNs;
         this.otherTimeoutNs = otherTimeoutNs;
-        memory = HugePageMemory.allocate(Math.multiplyExact(capacity, ENTRY_LENGTH));
-        address = memory.buffer().addressOffset();
+        memory = HugePageMemory.allocate(bytesFor(capacity));
+        address = memory.address();
+    }
+
+    /**
+     * Returns the memory a table of a capacity takes.
+     *
+     * @param capacity number of entries.
+     * @return bytes: {@code capacity x} {@link #ENTRY_LENGTH}, as a long (2^25 entries are already 2 GiB).
+     */
+    public static long bytesFor(final int capacity)
+    {
+        return (long)capacity * ENTRY_LENGTH;
     }
 
     /**

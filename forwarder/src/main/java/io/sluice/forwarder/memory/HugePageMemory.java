@@ -3,12 +3,9 @@ package io.sluice.forwarder.memory;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.annotations.IgnoreError;
 import org.agrona.BitUtil;
-import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.ref.Cleaner;
-import java.nio.ByteBuffer;
 
 /**
  * Off-heap memory for large tables, backed by transparent huge pages where the kernel offers them.
@@ -17,7 +14,7 @@ import java.nio.ByteBuffer;
  * the TLB as well as the cache. Memory from {@code malloc} marked {@code MADV_HUGEPAGE}
  * before it is first touched is faulted in as 2 MiB pages (THP "madvise" mode, the common default), which
  * takes the TLB misses away. Where that is not possible (no libc binding, another OS) the memory comes from
- * an aligned direct buffer instead, as it does with {@code -Dsluice.hugepages=false}. The memory is freed when
+ * ordinary pages instead, as it does with {@code -Dsluice.hugepages=false}. The memory is freed when
  * its owner becomes unreachable.
  */
 public final class HugePageMemory
@@ -41,17 +38,15 @@ public final class HugePageMemory
         int madvise(long address, long length, int advice);
     }
 
-    private final UnsafeBuffer buffer;
+    private final long address;
+    private final long length;
     private final boolean hugePages;
-    // Keeps a direct buffer reachable for as long as its memory is used.
-    @SuppressWarnings("unused")
-    private final ByteBuffer direct;
 
-    private HugePageMemory(final UnsafeBuffer buffer, final boolean hugePages, final ByteBuffer direct)
+    private HugePageMemory(final long address, final long length, final boolean hugePages)
     {
-        this.buffer = buffer;
+        this.address = address;
+        this.length = length;
         this.hugePages = hugePages;
-        this.direct = direct;
     }
 
     private static LibC loadLibC()
@@ -67,37 +62,49 @@ public final class HugePageMemory
     }
 
     /**
-     * Allocates zeroed memory; requests of at least one huge page are mapped with {@code MADV_HUGEPAGE}.
+     * Allocates zeroed memory, aligned to a cache line; requests of at least one huge page are aligned to one and
+     * mapped with {@code MADV_HUGEPAGE}.
      *
-     * @param length bytes, at most {@link Integer#MAX_VALUE}.
+     * @param length bytes, any positive size (a connection table of 2^30 entries is 64 GiB).
      * @return the memory; it is released once the returned object is unreachable.
+     * @throws OutOfMemoryError when the memory cannot be had.
      */
-    public static HugePageMemory allocate(final int length)
+    public static HugePageMemory allocate(final long length)
     {
-        if (LIBC != null && length >= HUGE_PAGE)
+        if (length <= 0)
         {
-            // malloc'd, not yet touched: advise first, then zero, so the first touch faults in huge pages.
-            final long allocated = length + HUGE_PAGE;
-            final long base = UnsafeApi.allocateMemory(allocated);
-            final long aligned = BitUtil.align(base, HUGE_PAGE);
-            final boolean advised = LIBC.madvise(aligned, BitUtil.align(length, (int)HUGE_PAGE), MADV_HUGEPAGE) == 0;
-            UnsafeApi.setMemory(aligned, length, (byte)0);
-            final HugePageMemory memory = new HugePageMemory(new UnsafeBuffer(aligned, length), advised, null);
-            CLEANER.register(memory, () -> UnsafeApi.freeMemory(base));
-            return memory;
+            throw new IllegalArgumentException("length must be > 0, got " + length);
         }
-        final ByteBuffer direct = BufferUtil.allocateDirectAligned(length, BitUtil.CACHE_LINE_LENGTH);
-        return new HugePageMemory(new UnsafeBuffer(direct), false, direct);
+        final boolean huge = LIBC != null && length >= HUGE_PAGE;
+        final long alignment = huge ? HUGE_PAGE : BitUtil.CACHE_LINE_LENGTH;
+        // malloc'd, not yet touched: advise first, then zero, so the first touch faults in huge pages.
+        final long base = UnsafeApi.allocateMemory(length + alignment);
+        final long aligned = BitUtil.align(base, alignment);
+        final boolean advised = huge && LIBC.madvise(aligned, BitUtil.align(length, HUGE_PAGE), MADV_HUGEPAGE) == 0;
+        UnsafeApi.setMemory(aligned, length, (byte)0);
+        final HugePageMemory memory = new HugePageMemory(aligned, length, advised);
+        CLEANER.register(memory, () -> UnsafeApi.freeMemory(base));
+        return memory;
     }
 
     /**
-     * Returns the memory as a buffer.
+     * Returns the address of the first byte.
      *
-     * @return the buffer.
+     * @return the address, valid while this object is reachable.
      */
-    public UnsafeBuffer buffer()
+    public long address()
     {
-        return buffer;
+        return address;
+    }
+
+    /**
+     * Returns the length.
+     *
+     * @return bytes.
+     */
+    public long length()
+    {
+        return length;
     }
 
     /**

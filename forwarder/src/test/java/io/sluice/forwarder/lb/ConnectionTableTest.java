@@ -166,4 +166,27 @@ class ConnectionTableTest
         assertThrows(IllegalArgumentException.class, () -> new ConnectionTable(1000, 1, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> new ConnectionTable(4, 1, 1, 1));
     }
+
+    /**
+     * 2^25 entries of 64 bytes are 2 GiB: every size and address is a long (an int overflowed here before).
+     */
+    @Test
+    void holdsATableOfTwoGibibytes()
+    {
+        final int capacity = 1 << 25;
+        final ConnectionTable large = new ConnectionTable(capacity, TCP_TIMEOUT, UDP_TIMEOUT, OTHER_TIMEOUT);
+        assertEquals(capacity, large.capacity());
+        final FlowKey last = tcp(7, 443);
+        final long hash = capacity - 1; // the last entry: its address lies 2 GiB - 64 bytes past the first
+        final int index = -1 - large.find(last, hash, 1);
+        assertEquals(capacity - 1, index);
+        large.insert(index, last, 5, 1, 1);
+        final FlowKey wrapped = tcp(8, 443);
+        final int next = -1 - large.find(wrapped, hash, 1);
+        assertEquals(0, next, "the probe window wraps to entry 0");
+        large.insert(next, wrapped, 6, 1, 1);
+        assertEquals(5, large.backend(large.find(last, hash, 2)));
+        assertEquals(6, large.backend(large.find(wrapped, hash, 2)));
+        assertEquals(2, large.size());
+    }
 }

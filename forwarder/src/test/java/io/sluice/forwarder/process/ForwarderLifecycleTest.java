@@ -22,6 +22,7 @@ import static io.sluice.forwarder.process.NodeSpec.backend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * How the forwarder process starts, refuses to start and stops: exit status 2 with file, field and reason for a bad
@@ -58,6 +59,15 @@ class ForwarderLifecycleTest
         configs.add(new BadConfig(unknownPort, unknownPort.toYaml(), "forwarder.workers[0].rx_port", "net_pcap9"));
         final NodeSpec badMac = pcapNode().nextHopMac("02:5a:00:00:fe");
         configs.add(new BadConfig(badMac, badMac.toYaml(), "forwarder.next_hop_mac", "MAC"));
+        // 2^30 entries of 64 bytes (64 GiB) per worker: more than this machine has (an int overflowed before).
+        final NodeSpec hugeTable = pcapNode().connectionTableCapacity(1L << 30);
+        configs.add(new BadConfig(hugeTable, hugeTable.toYaml(), "forwarder.connection_table.capacity",
+            "available (MemAvailable)"));
+        // A port that no --vdev creates: refused before EAL starts.
+        final NodeSpec noVdev = NodeSpec.create(dir).vdev("net_null0").port("net_pcap7")
+            .worker(1, "net_pcap7", "net_pcap7");
+        configs.add(new BadConfig(noVdev, noVdev.toYaml(), "forwarder.ports[0].name",
+            "no --vdev in forwarder.eal_args creates \"net_pcap7\" (it creates net_null0)"));
 
         final List<ForwarderProcess> processes = new ArrayList<>();
         for (final BadConfig config : configs)
@@ -109,6 +119,7 @@ class ForwarderLifecycleTest
             forwarder.output());
         assertFalse(Files.exists(nodeDirectory), "node directory left: " + list(nodeDirectory));
         assertEquals(List.of(), list(spec.countersDir()), "files left in counters_dir");
+        assertFalse(Files.exists(spec.countersDir()), "the counters_dir the forwarder created is left behind");
         assertEquals(List.of(), forwarder.dpdkFiles(), "DPDK runtime directory or hugepage files left");
         assertFalse(ProcessHandle.of(forwarder.process().pid()).map(ProcessHandle::isAlive).orElse(false),
             "process still alive");
@@ -117,7 +128,7 @@ class ForwarderLifecycleTest
     }
 
     @Test
-    void missingShimOrBadEalArgsExits1() throws IOException
+    void missingShimOrBadEalArgsExits1AndAMissingPortExits2() throws IOException
     {
         final Path missingShim = dir.resolve("no-such-dir/libsluice_shim.so");
         final NodeSpec shimless = pcapNode();
@@ -133,9 +144,10 @@ class ForwarderLifecycleTest
         assertEquals(1, noShim.awaitExit(EXIT_TIMEOUT), noShim.output());
         assertTrue(noShim.stderr().contains("DPDK shim not found at " + missingShim) &&
             noShim.stderr().contains("make -C native shim"), noShim.output());
-        assertEquals(1, noPcap.awaitExit(EXIT_TIMEOUT), noPcap.output());
-        assertTrue(noPcap.stderr().contains("/nonexistent.pcap") &&
-            noPcap.stderr().contains("forwarder: no DPDK port named net_pcap0"), noPcap.output());
+        // The device's own failure is EAL's; the missing port is the config's, named by file and field.
+        assertEquals(2, noPcap.awaitExit(EXIT_TIMEOUT), noPcap.output());
+        assertTrue(noPcap.stderr().contains("/nonexistent.pcap") && noPcap.stderr().contains(noPcap.configFile() +
+            ": forwarder.ports[0].name: no DPDK port named net_pcap0"), noPcap.output());
         assertEquals(1, badEal.awaitExit(EXIT_TIMEOUT), badEal.output());
         assertTrue(badEal.stderr().contains("forwarder: rte_eal_init") &&
             badEal.stderr().contains("--no-such-eal-option") && badEal.stderr().contains("Invalid argument"),
@@ -146,6 +158,49 @@ class ForwarderLifecycleTest
                 process.output());
             assertNoFilesLeft(process);
         }
+    }
+
+    /**
+     * Under {@code taskset -c 0} the JVM sees one processor, but the machine has two cores: a worker on core 1 is
+     * the machine's, and it pins there (widening the affinity the process started with, as with isolcpus).
+     */
+    @Test
+    void aWorkerPinsToAMachineCoreOutsideTheTasksetAffinity() throws IOException
+    {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two cores");
+        final NodeSpec spec = pcapNode().idleStrategy("backoff");
+        final ForwarderProcess forwarder = forwarders.launch(List.of("taskset", "-c", "0"), spec, spec.toYaml(), dir)
+            .awaitRunning();
+
+        final long pid = forwarder.process().pid();
+        assertEquals("0", cpusAllowed(Path.of("/proc/" + pid + "/status")), "the JVM runs under taskset -c 0");
+        final Path worker = workerThread(pid, "rx-worker-0");
+        assertEquals("1", cpusAllowed(worker.resolve("status")), "rx-worker-0 is pinned to core 1");
+        assertTrue(forwarder.stdout().contains("rx-worker-0: core 1 (outside the affinity 0 the process started " +
+            "with)"), forwarder.output());
+        forwarder.waitUntil("both frames received", () -> forwarder.rxPackets() == 2);
+        forwarder.stop();
+    }
+
+    private static String cpusAllowed(final Path status) throws IOException
+    {
+        return Files.readAllLines(status).stream().filter(line -> line.startsWith("Cpus_allowed_list:"))
+            .map(line -> line.substring("Cpus_allowed_list:".length()).strip()).findFirst().orElse("?");
+    }
+
+    private static Path workerThread(final long pid, final String name) throws IOException
+    {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task")))
+        {
+            for (final Path task : (Iterable<Path>)tasks::iterator)
+            {
+                if (Files.readString(task.resolve("comm")).strip().equals(name))
+                {
+                    return task;
+                }
+            }
+        }
+        throw new AssertionError("no thread named " + name + " in process " + pid);
     }
 
     /**

@@ -69,12 +69,23 @@ final class ForwarderProcess implements AutoCloseable
     static ForwarderProcess launch(final NodeSpec spec, final String yaml, final Path dir,
         final String... extraJvmArgs)
     {
+        return launch(List.of(), spec, yaml, dir, extraJvmArgs);
+    }
+
+    /**
+     * As {@link #launch(NodeSpec, String, Path, String...)}, with the command run through {@code prefix}, e.g.
+     * {@code taskset -c 0}.
+     */
+    static ForwarderProcess launch(final List<String> prefix, final NodeSpec spec, final String yaml, final Path dir,
+        final String... extraJvmArgs)
+    {
         try
         {
             final Path nodeDir = Files.createDirectories(dir.resolve(spec.name()));
             final Path config = nodeDir.resolve("node.yaml");
             Files.writeString(config, yaml);
-            final List<String> command = SluiceJvm.command();
+            final List<String> command = new java.util.ArrayList<>(prefix);
+            command.addAll(SluiceJvm.command());
             command.addAll(JVM_FLAGS);
             command.addAll(List.of(extraJvmArgs));
             command.add("-Dsluice.home=" + repositoryRoot());

@@ -40,6 +40,16 @@ final class ForwarderProcesses implements AfterTestExecutionCallback, AfterEachC
         return process;
     }
 
+    /**
+     * Starts a forwarder through a command prefix such as {@code taskset -c 0}, without waiting.
+     */
+    ForwarderProcess launch(final List<String> prefix, final NodeSpec spec, final String yaml, final Path dir)
+    {
+        final ForwarderProcess process = ForwarderProcess.launch(prefix, spec, yaml, dir);
+        processes.add(process);
+        return process;
+    }
+
     @Override
     public void afterTestExecution(final ExtensionContext context)
     {

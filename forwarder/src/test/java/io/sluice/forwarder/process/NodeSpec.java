@@ -64,7 +64,7 @@ final class NodeSpec
     private int tunnelMtu = 9000;
     private int maxVips = 16;
     private int maxBackends = 64;
-    private int connectionTableCapacity = 1 << 16;
+    private long connectionTableCapacity = 1 << 16;
 
     private NodeSpec(final String name, final Path countersDir)
     {
@@ -131,6 +131,12 @@ final class NodeSpec
     NodeSpec tunnelMtu(final int mtu)
     {
         tunnelMtu = mtu;
+        return this;
+    }
+
+    NodeSpec connectionTableCapacity(final long capacity)
+    {
+        connectionTableCapacity = capacity;
         return this;
     }
 
@@ -244,7 +250,7 @@ final class NodeSpec
     PipelineConfig pipelineConfig()
     {
         return new PipelineConfig(mac(DEFAULT_OWN_MAC), mac(nextHopMac), (Inet4Address)inet(tunnelSourceV4),
-            (Inet6Address)inet(tunnelSourceV6), hashSeed, maglevTableSize, connectionTableCapacity,
+            (Inet6Address)inet(tunnelSourceV6), hashSeed, maglevTableSize, Math.toIntExact(connectionTableCapacity),
             TimeUnit.SECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(60), TimeUnit.SECONDS.toNanos(30), tunnelMtu,
             maxVips, maxBackends);
     }
