@@ -174,10 +174,11 @@ class ForwarderLifecycleTest
 
         final long pid = forwarder.process().pid();
         assertEquals("0", cpusAllowed(Path.of("/proc/" + pid + "/status")), "the JVM runs under taskset -c 0");
-        final Path worker = workerThread(pid, "rx-worker-0");
-        assertEquals("1", cpusAllowed(worker.resolve("status")), "rx-worker-0 is pinned to core 1");
-        assertTrue(forwarder.stdout().contains("rx-worker-0: core 1 (outside the affinity 0 the process started " +
-            "with)"), forwarder.output());
+        // RUNNING is published before the summary is printed, and a worker pins itself as it starts: wait for both.
+        forwarder.waitUntil("rx-worker-0 is pinned to core 1",
+            () -> "1".equals(workerCpus(pid, "rx-worker-0")));
+        forwarder.waitUntil("the summary names the worker outside the affinity", () -> forwarder.stdout()
+            .contains("rx-worker-0: core 1 (outside the affinity 0 the process started with)"));
         forwarder.waitUntil("both frames received", () -> forwarder.rxPackets() == 2);
         forwarder.stop();
     }
@@ -188,7 +189,8 @@ class ForwarderLifecycleTest
             .map(line -> line.substring("Cpus_allowed_list:".length()).strip()).findFirst().orElse("?");
     }
 
-    private static Path workerThread(final long pid, final String name) throws IOException
+    // The CPUs a thread of the process may run on, or null while no thread of that name runs.
+    private static String workerCpus(final long pid, final String name)
     {
         try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task")))
         {
@@ -196,11 +198,15 @@ class ForwarderLifecycleTest
             {
                 if (Files.readString(task.resolve("comm")).strip().equals(name))
                 {
-                    return task;
+                    return cpusAllowed(task.resolve("status"));
                 }
             }
         }
-        throw new AssertionError("no thread named " + name + " in process " + pid);
+        catch (final IOException ex)
+        {
+            return null; // a thread ended while listed: look again
+        }
+        return null;
     }
 
     /**
