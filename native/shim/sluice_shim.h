@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a struct below or a function signature changes; Java refuses a shim of another version. */
-#define SLUICE_ABI_VERSION 2
+#define SLUICE_ABI_VERSION 3
 
 /* Most frames sluice_rx_burst() returns per call; DPDK's customary burst. */
 #define SLUICE_BURST_MAX 32

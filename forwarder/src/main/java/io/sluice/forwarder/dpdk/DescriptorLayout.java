@@ -12,7 +12,7 @@ package io.sluice.forwarder.dpdk;
  */
 public final class DescriptorLayout
 {
-    public static final int ABI_VERSION = 2;
+    public static final int ABI_VERSION = 3;
     public static final int BURST_MAX = 32;
     public static final int MBUF_HEADROOM = 128;
 
