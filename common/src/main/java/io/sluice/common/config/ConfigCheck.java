@@ -155,7 +155,9 @@ public final class ConfigCheck
             cpus.affinity(), outside.isEmpty() ? "" : "; worker core(s) " + outside + " outside the affinity " +
                 "(workers pin there anyway, as with isolcpus)");
         final NodeResources resources = NodeResources.of(config.forwarder());
-        out.printf("  %s%s%n", resources.describe(), thisMachine ? "" : " (not checked: --cores)");
+        final String unchecked = !thisMachine ? " (not checked: --cores)" :
+            NodeCheck.forwarderRunning(config) ? " (not checked: the node's forwarder runs and holds its memory)" : "";
+        out.printf("  %s%s%n", resources.describe(), unchecked);
     }
 
     /**
