@@ -10,7 +10,7 @@
 # Exit status: 0 when every drill met its target, 1 otherwise, 2 for bad arguments or a missing prerequisite.
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
 # SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic bad drill1..5,
-# exabgp-kill bird-restart forwarder-resync).
+# exabgp-kill bird-restart forwarder-resync backend-flap).
 set -euo pipefail
 
 usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
@@ -649,7 +649,10 @@ resync_sample() {
     route_ms=$(date +%s%3N)
     hops=$(route_nexthops | grep -cx "$(lb_ip "$1")" || true)
     status=$(status_json "$1" 2>/dev/null || echo '{}')
-    echo "$hops $(jq -r '[.forwarder.synchronized, ([.vips[] | select(.name == "web") | .announced][0]), .forwarder.alive] | map(tostring) | join(" ")' <<<"$status" 2>/dev/null || echo "false false false") $route_ms $(jq -r '.time_ms // 0' <<<"$status" 2>/dev/null || echo 0)"
+    status=$(jq -r '[.forwarder.synchronized, ([.vips[] | select(.name == "web") | .announced][0]),
+                      .forwarder.alive, (.time_ms // 0)] | map(tostring) | join(" ")' <<<"$status" 2>/dev/null ||
+        echo "false false false 0")
+    echo "$hops ${status% *} $route_ms ${status##* }"
 }
 
 drill_forwarder_resync() {
@@ -713,6 +716,44 @@ drill_forwarder_resync() {
     check_result 23-forwarder-resync
 }
 
+state_version() { jq -r '.process.forwarding_state_version // -1' "$1" 2>/dev/null || echo -1; }
+
+drill_backend_flap() {
+    PHASE="backend flap"
+    section "Drill 9: backend be2 flapping (its /healthz toggled every 500 ms for 20 s) under 24 long-lived connections"
+    local lb i toggles=0 log_from=()
+    hold_start hold9 --connections 24
+    for lb in "${LB_NAMES[@]}"; do
+        stats_json "$lb" >"$WORK/drill9-before.$lb.json"
+        log_from+=("$(wc -l <"$WORK/ctl-$lb.log")")
+    done
+    for ((i = 0; i < 40; i++)); do
+        if [[ -e $WORK/be2.fail ]]; then rm -f "$WORK/be2.fail"; else touch "$WORK/be2.fail"; fi
+        toggles=$((toggles + 1))
+        sleep 0.5
+    done
+    rm -f "$WORK/be2.fail"
+    for lb in "${LB_NAMES[@]}"; do
+        stats_json "$lb" >"$WORK/drill9-after.$lb.json"
+    done
+    say "be2 flapped $toggles times; healthy again from now on"
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 40 "$lb to take be2 back (after any hold-down)" backend_is "$lb" web be2 eligible true
+    done
+    client_stop hold9
+    local index=0
+    : >"$WORK/drill9-nodes.txt"
+    for lb in "${LB_NAMES[@]}"; do
+        tail -n +"$((log_from[index] + 1))" "$WORK/ctl-$lb.log" >"$WORK/drill9-ctl.$lb.log"
+        echo "$lb $(state_version "$WORK/drill9-before.$lb.json") $(state_version "$WORK/drill9-after.$lb.json") $WORK/drill9-ctl.$lb.log" \
+            >>"$WORK/drill9-nodes.txt"
+        index=$((index + 1))
+    done
+    report backend-flap --backend be2 --toggles "$toggles" --nodes "$WORK/drill9-nodes.txt" --hold "$WORK/hold9.json" \
+        --result "$RESULTS/24-backend-flap.json"
+    check_result 24-backend-flap
+}
+
 # SLUICE_DEMO_ONLY="traffic drill3 ..." runs only the named steps after the set-up (for working on one drill).
 step() {
     [[ -z ${SLUICE_DEMO_ONLY:-} || " $SLUICE_DEMO_ONLY " == *" $1 "* ]] || return 0
@@ -738,5 +779,6 @@ step drill5 drill_controller_restart
 step exabgp-kill drill_exabgp_kill
 step bird-restart drill_bird_restart
 step forwarder-resync drill_forwarder_resync
+step backend-flap drill_backend_flap
 step pause pause "${SLUICE_DEMO_PAUSE:-0}"
 finish

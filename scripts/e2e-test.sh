@@ -152,6 +152,15 @@ check "no connection broken, none changed backend" \
     '.drills.forwarder_resync.long_lived.connections > 0 and .drills.forwarder_resync.broken_connections == 0 and .drills.forwarder_resync.long_lived.changed_backend == 0'
 check "drill outcome ok" '.drills.forwarder_resync.ok == true'
 
+echo "drill 9: backend flapping"
+value "per node: state versions, health changes sent, hold-downs" \
+    '.drills.backend_flap.per_node | map_values([.state_versions, .health_changes_sent, .hold_downs])'
+check "the Maglev tables did not follow every flap" \
+    '.drills.backend_flap.toggles >= 40 and ([.drills.backend_flap.per_node[] | .state_versions <= .drills.backend_flap.toggles / 4] | all) and (.drills.backend_flap.per_node | length) == 2'
+check "connections to the other backends untouched" \
+    '.drills.backend_flap.long_lived_on_other_backends > 0 and .drills.backend_flap.broken_on_other_backends == 0 and .drills.backend_flap.changed_on_other_backends == 0'
+check "drill outcome ok" '.drills.backend_flap.ok == true'
+
 echo "afterwards"
 check "the demo reports no leftovers" '.no_leftovers == true'
 if ip netns list | grep -q '^sd-' || compgen -G "/dev/shm/sluice-demo" >/dev/null ||

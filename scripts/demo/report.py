@@ -670,6 +670,58 @@ def cmd_forwarder_resync(args):
     write(result, args.result)
 
 
+def cmd_backend_flap(args):
+    details = load(args.hold).get("details", [])
+    hold = hold_summary(load(args.hold))
+    others = [d for d in details if d["backend"] != args.backend]
+    on_flapping = [d for d in details if d["backend"] == args.backend]
+    nodes = {}
+    try:
+        with open(args.nodes) as f:
+            for text in f:
+                name, before, after, log = text.split()
+                lines = log_lines(log)
+                nodes[name] = {
+                    "state_versions": int(after) - int(before),
+                    "health_changes_sent": sum(1 for x in lines
+                                               if "VIP web: forwarder sets backend %s " % args.backend in x),
+                    "hold_downs": sum(1 for x in lines if "VIP web: backend %s held down" % args.backend in x),
+                    "version_read": int(before) >= 0 and int(after) >= 0,
+                }
+    except (OSError, ValueError):
+        pass
+    toggles = int(args.toggles)
+    # The Maglev table is rebuilt once per state version: it must not follow every toggle. Hysteresis (fall and
+    # rise 2 at 1 s) absorbs most of a 500 ms flap; flap damping holds the backend down once it changes more than
+    # max_changes times in the window.
+    bound = toggles // 4
+    result = {
+        "backend": args.backend,
+        "toggles": toggles,
+        "per_node": nodes,
+        "max_state_versions_allowed": bound,
+        "long_lived_on_other_backends": len(others),
+        "broken_on_other_backends": sum(1 for d in others if d["error"]),
+        "changed_on_other_backends": sum(1 for d in others if len(d["backends"]) > 1),
+        "long_lived_on_flapping_backend": len(on_flapping),
+        "long_lived": hold,
+    }
+    result["ok"] = (len(nodes) == len(FORWARDERS) and all(n["version_read"] and n["state_versions"] <= bound
+                                                          for n in nodes.values()) and
+                    len(others) > 0 and result["broken_on_other_backends"] == 0 and
+                    result["changed_on_other_backends"] == 0)
+    for name, n in sorted(nodes.items()):
+        line("%s: %d toggles -> %d health changes of VIP web sent to the forwarder, %d hold-down(s) by flap damping, "
+             "forwarding state versions +%d (Maglev rebuilds)" % (name, toggles, n["health_changes_sent"],
+                                                                   n["hold_downs"], n["state_versions"]))
+    line("long-lived connections on the other backends: %d, broken %d, changed backend %d; on %s: %d (reset when "
+         "it is marked down, as designed)" % (len(others), result["broken_on_other_backends"],
+                                              result["changed_on_other_backends"], args.backend, len(on_flapping)))
+    verdict(result["ok"], "the Maglev table did not follow the flapping (at most %d versions for %d toggles); "
+            "the other backends' connections untouched" % (bound, toggles))
+    write(result, args.result)
+
+
 def cmd_show(args):
     result = load(args.result)
     if result.get("skipped"):
@@ -686,6 +738,7 @@ DRILLS = [
     ("21-exabgp-kill", "exabgp_kill", "6. ExaBGP killed x3"),
     ("22-bird-restart", "bird_restart", "7. router BGP restart"),
     ("23-forwarder-resync", "forwarder_resync", "8. forwarder resync"),
+    ("24-backend-flap", "backend_flap", "9. backend flapping"),
 ]
 
 
@@ -773,6 +826,11 @@ def brief(key, r):
             "yes" if r.get("route_before_synchronized", 1) == 0 and r.get("synchronized_before_announce") else "NO",
             "yes" if r.get("drain_resent") else "NO", "yes" if r.get("counters_file_taken_over") else "NO",
             r.get("broken_connections", -1))
+    if key == "backend_flap":
+        return "  %d toggles; state versions %s; other backends: %d broken" % (
+            r.get("toggles", 0), ", ".join("%s +%d" % (k, v.get("state_versions", -1))
+                                           for k, v in sorted(r.get("per_node", {}).items())),
+            r.get("broken_on_other_backends", -1))
     if key == "bad_input":
         return "  %d bad frames sent, %d accounted for; %d requests after, %d failed" % (
             r.get("bad_frames_sent", 0), r.get("bad_frames_accounted", 0), r.get("requests_after", 0),
@@ -832,6 +890,7 @@ def main():
     add("bird-restart", "--hold", "--routes", "--stopped-s", "--back-s", "--result")
     add("forwarder-resync", "--hold", "--samples", "--log", "--state", "--drained", "--old-pid", "--new-pid",
         "--stats-dead", "--stats-new", "--left", "--back-s", "--result")
+    add("backend-flap", "--backend", "--toggles", "--nodes", "--hold", "--result")
     add("show", "--result")
     add("summary", "--results", "--elapsed", "--stopped-during", "--json-out")
     add("leftovers", "--summary")
