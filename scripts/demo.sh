@@ -9,7 +9,8 @@
 #   --keep-going  run every drill even after one missed its target (default: stop at the first miss)
 # Exit status: 0 when every drill met its target, 1 otherwise, 2 for bad arguments or a missing prerequisite.
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
-# SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic bad drill1..5).
+# SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic bad drill1..5,
+# exabgp-kill bird-restart forwarder-resync backend-flap).
 set -euo pipefail
 
 usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
@@ -542,6 +543,217 @@ drill_controller_restart() {
     check_result 06-controller-restart
 }
 
+# --- chaos drills (issue 18): BGP speakers killed and restarted, a forwarder resynchronized -------------------
+
+# route_watch_start NAME: samples the number of next hops of the router's route to the VIP every 100 ms into
+# $WORK/NAME.txt ("seconds-since-start next-hops" per line) until $WORK/NAME.stop exists (bounded: 1200 samples).
+route_watch_start() {
+    local name=$1 t0
+    t0=$(now)
+    rm -f "$WORK/$name.stop"
+    (for ((i = 0; i < 1200; i++)); do
+        [[ -e $WORK/$name.stop ]] && break
+        echo "$(elapsed "$t0") $(route_nexthops | wc -l)"
+        sleep 0.1
+    done) >"$WORK/$name.txt" &
+    ROUTE_WATCHER=$!
+}
+
+route_watch_stop() {
+    touch "$WORK/$1.stop"
+    wait "$ROUTE_WATCHER" 2>/dev/null || true
+}
+
+exabgp_pid() { cat "$COUNTERS_DIR/$1/exabgp.pid" 2>/dev/null; }
+
+# exabgp_replaced LB OLD-PID: a new ExaBGP (another pid, alive) runs for the node.
+exabgp_replaced() {
+    local pid
+    pid=$(exabgp_pid "$1") || return 1
+    [[ -n $pid && $pid != "$2" ]] && running "$pid"
+}
+
+drill_exabgp_kill() {
+    PHASE="exabgp kill"
+    section "Drill 6: lb1's ExaBGP killed (SIGKILL) 3 times in a row under 24 long-lived connections"
+    if [[ $ROUTING != bgp ]]; then
+        jq -n '{ok: false, skipped: "no BGP: the controller does not speak BGP yet"}' >"$RESULTS/21-exabgp-kill.json"
+        report show --result "$RESULTS/21-exabgp-kill.json"
+        check_result 21-exabgp-kill
+        return
+    fi
+    hold_start hold6 --connections 24
+    route_watch_start routewatch6
+    local kill pid t0 t_back log_from
+    log_from=$(wc -l <"$WORK/ctl-lb1.log")
+    : >"$WORK/drill6-kills.txt"
+    for kill in 1 2 3; do
+        pid=$(exabgp_pid lb1)
+        t0=$(now)
+        kill -KILL "$pid"
+        wait_for 60 "lb1's controller to restart ExaBGP (kill $kill)" exabgp_replaced lb1 "$pid"
+        wait_for 60 "the router's route via lb1 back (kill $kill)" route_has 2
+        t_back=$(now)
+        say "kill $kill: ExaBGP pid $pid killed; new ExaBGP pid $(exabgp_pid lb1), route via lb1 back after $(since "$t0") s"
+        echo "$kill $pid $(exabgp_pid lb1) $(awk -v a="$t_back" -v b="$t0" 'BEGIN { print a - b }')" >>"$WORK/drill6-kills.txt"
+        sleep 0.5
+    done
+    sleep 2
+    route_watch_stop routewatch6
+    client_stop hold6
+    tail -n +"$((log_from + 1))" "$WORK/ctl-lb1.log" >"$WORK/drill6-ctl.log"
+    report exabgp-kill --hold "$WORK/hold6.json" --kills "$WORK/drill6-kills.txt" --routes "$WORK/routewatch6.txt" \
+        --log "$WORK/drill6-ctl.log" --result "$RESULTS/21-exabgp-kill.json"
+    check_result 21-exabgp-kill
+}
+
+drill_bird_restart() {
+    PHASE="bird restart"
+    section "Drill 7: the router's BGP daemon (BIRD) restarted under 24 long-lived connections"
+    if [[ $ROUTING != bgp ]]; then
+        jq -n '{ok: false, skipped: "no BGP: the controller does not speak BGP yet"}' >"$RESULTS/22-bird-restart.json"
+        report show --result "$RESULTS/22-bird-restart.json"
+        check_result 22-bird-restart
+        return
+    fi
+    hold_start hold7 --connections 24
+    route_watch_start routewatch7
+    local t0 t_started t_back lb
+    sleep 1
+    t0=$(now)
+    stop bird TERM 10
+    say "BIRD stopped (SIGTERM: it closes its sessions and removes its routes from the router's kernel)"
+    start bird "$NS_ROUTER" bird -f -c "$WORK/bird.conf" -s "$WORK/bird.ctl" -P "$WORK/bird.pid"
+    t_started=$(now)
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 60 "BGP session router-$lb established again" bgp_established "$lb"
+    done
+    wait_for 60 "the router's multipath route back" route_has 2
+    t_back=$(now)
+    say "BIRD restarted; both sessions established and the route via both forwarders back $(since "$t_started") s after its start"
+    sleep 3
+    route_watch_stop routewatch7
+    client_stop hold7
+    report bird-restart --hold "$WORK/hold7.json" --routes "$WORK/routewatch7.txt" \
+        --stopped-s "$(awk -v a="$t_started" -v b="$t0" 'BEGIN { print a - b }')" \
+        --back-s "$(awk -v a="$t_back" -v b="$t_started" 'BEGIN { print a - b }')" --result "$RESULTS/22-bird-restart.json"
+    check_result 22-bird-restart
+}
+
+# resync_sample LB: one line "route-next-hops-via-LB synchronized announced alive route-ms status-ms": the route
+# is read first (at route-ms), then the controller's status (a snapshot taken at status-ms, at most 250 ms old). A
+# route through LB with a status taken after it that says "not synchronized" means the VIP was announced before
+# the forwarder confirmed the state.
+resync_sample() {
+    local hops status route_ms
+    route_ms=$(date +%s%3N)
+    hops=$(route_nexthops | grep -cx "$(lb_ip "$1")" || true)
+    status=$(status_json "$1" 2>/dev/null || echo '{}')
+    status=$(jq -r '[.forwarder.synchronized, ([.vips[] | select(.name == "web") | .announced][0]),
+                      .forwarder.alive, (.time_ms // 0)] | map(tostring) | join(" ")' <<<"$status" 2>/dev/null ||
+        echo "false false false 0")
+    echo "$hops ${status% *} $route_ms ${status##* }"
+}
+
+drill_forwarder_resync() {
+    PHASE="forwarder resync"
+    section "Drill 8: forwarder lb2 killed and restarted while its controller runs (be3 drained: state to resend)"
+    if [[ $ROUTING != bgp ]]; then
+        jq -n '{ok: false, skipped: "no BGP: nothing withdraws or announces the VIP"}' >"$RESULTS/23-forwarder-resync.json"
+        report show --result "$RESULTS/23-forwarder-resync.json"
+        check_result 23-forwarder-resync
+        return
+    fi
+    local lb t0 t_start t_back old_pid log_from i
+    # An operator's drain on both nodes: state the restarted forwarder (which starts from its config, be3 weight 1)
+    # does not have until the controller resends it.
+    for lb in "${LB_NAMES[@]}"; do
+        ip netns exec "$(ns_of "$lb")" "$SLUICE" drain --config "$WORK/$lb.yaml" web be3 >>"$WORK/drain.log" 2>&1 &
+    done
+    wait_jobs
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 10 "$lb to show be3 drained" backend_is "$lb" web be3 drained true
+    done
+    hold_start hold8 --connections 24
+    log_from=$(wc -l <"$WORK/ctl-lb2.log")
+    old_pid=${PIDS[fwd-lb2]}
+    t0=$(now)
+    stop fwd-lb2 KILL 5
+    wait_for 30 "the router to drop lb2 from the VIP's route" route_has 1
+    say "lb2's forwarder killed; router: $VIP via $(route_nexthops | tr '\n' ' ')"
+    # What the dead forwarder left: its counters file (still naming it) and its control file.
+    ls -l "$COUNTERS_DIR/lb2" >"$WORK/drill8-left.txt" 2>&1 || true
+    stats_json lb2 >"$WORK/drill8-stats-dead.json"
+    : >"$WORK/drill8-samples.txt"
+    t_start=$(now)
+    start_forwarder lb2
+    for ((i = 0; i < 900; i++)); do # every ~0.1 s until the route via lb2 is back, at most about 90 s
+        resync_sample lb2 >>"$WORK/drill8-samples.txt"
+        [[ $(tail -n 1 "$WORK/drill8-samples.txt" | cut -d' ' -f1) == 1 ]] && break
+        sleep 0.1
+    done
+    t_back=$(now)
+    route_has 2 || { echo "demo: the route via lb2 did not come back" >&2; }
+    say "forwarder lb2 restarted; route via lb2 back $(since "$t_start") s after its start"
+    stats_json lb2 >"$WORK/drill8-stats-new.json"
+    ip netns exec "$(ns_of lb2)" "$SLUICE" control --dir "$COUNTERS_DIR" --node lb2 state --json \
+        >"$WORK/drill8-state.json" 2>>"$WORK/drill8-state.err" || echo '{}' >"$WORK/drill8-state.json"
+    sleep 3
+    client_stop hold8
+    tail -n +"$((log_from + 1))" "$WORK/ctl-lb2.log" >"$WORK/drill8-ctl.log"
+    for lb in "${LB_NAMES[@]}"; do
+        ip netns exec "$(ns_of "$lb")" "$SLUICE" undrain --config "$WORK/$lb.yaml" web be3 >>"$WORK/drain.log" 2>&1 &
+    done
+    wait_jobs
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 10 "$lb to show be3 undrained" backend_is "$lb" web be3 drained false
+    done
+    report forwarder-resync --hold "$WORK/hold8.json" --samples "$WORK/drill8-samples.txt" --log "$WORK/drill8-ctl.log" \
+        --state "$WORK/drill8-state.json" --drained "$(be_ip be3)" --old-pid "$old_pid" --new-pid "${PIDS[fwd-lb2]}" \
+        --stats-dead "$WORK/drill8-stats-dead.json" --stats-new "$WORK/drill8-stats-new.json" \
+        --left "$WORK/drill8-left.txt" --back-s "$(awk -v a="$t_back" -v b="$t_start" 'BEGIN { print a - b }')" \
+        --result "$RESULTS/23-forwarder-resync.json"
+    check_result 23-forwarder-resync
+}
+
+state_version() { jq -r '.process.forwarding_state_version // -1' "$1" 2>/dev/null || echo -1; }
+
+drill_backend_flap() {
+    PHASE="backend flap"
+    section "Drill 9: backend be2 flapping (its /healthz toggled every 500 ms for 20 s) under 24 long-lived connections"
+    local lb i toggles=0 log_from=()
+    hold_start hold9 --connections 24
+    for lb in "${LB_NAMES[@]}"; do
+        stats_json "$lb" >"$WORK/drill9-before.$lb.json"
+        log_from+=("$(wc -l <"$WORK/ctl-$lb.log")")
+    done
+    for ((i = 0; i < 40; i++)); do
+        if [[ -e $WORK/be2.fail ]]; then rm -f "$WORK/be2.fail"; else touch "$WORK/be2.fail"; fi
+        toggles=$((toggles + 1))
+        sleep 0.5
+    done
+    rm -f "$WORK/be2.fail"
+    for lb in "${LB_NAMES[@]}"; do
+        stats_json "$lb" >"$WORK/drill9-after.$lb.json"
+    done
+    say "be2 flapped $toggles times; healthy again from now on"
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 40 "$lb to take be2 back (after any hold-down)" backend_is "$lb" web be2 eligible true
+    done
+    client_stop hold9
+    local index=0
+    : >"$WORK/drill9-nodes.txt"
+    for lb in "${LB_NAMES[@]}"; do
+        tail -n +"$((log_from[index] + 1))" "$WORK/ctl-$lb.log" >"$WORK/drill9-ctl.$lb.log"
+        echo "$lb $(state_version "$WORK/drill9-before.$lb.json") $(state_version "$WORK/drill9-after.$lb.json") $WORK/drill9-ctl.$lb.log" \
+            >>"$WORK/drill9-nodes.txt"
+        index=$((index + 1))
+    done
+    report backend-flap --backend be2 --toggles "$toggles" --nodes "$WORK/drill9-nodes.txt" --hold "$WORK/hold9.json" \
+        --result "$RESULTS/24-backend-flap.json"
+    check_result 24-backend-flap
+}
+
 # SLUICE_DEMO_ONLY="traffic drill3 ..." runs only the named steps after the set-up (for working on one drill).
 step() {
     [[ -z ${SLUICE_DEMO_ONLY:-} || " $SLUICE_DEMO_ONLY " == *" $1 "* ]] || return 0
@@ -564,5 +776,9 @@ step bad bad_input_finish
 step drill3 drill_forwarder_failure
 step drill4 drill_backend_added
 step drill5 drill_controller_restart
+step exabgp-kill drill_exabgp_kill
+step bird-restart drill_bird_restart
+step forwarder-resync drill_forwarder_resync
+step backend-flap drill_backend_flap
 step pause pause "${SLUICE_DEMO_PAUSE:-0}"
 finish

@@ -123,6 +123,44 @@ check "no mbuf leaked (more bad frames than a pool holds, rx_nombuf 0)" \
 check "forwarders kept serving" '.drills.bad_input.requests_after > 0 and .drills.bad_input.failed_requests_after == 0'
 check "drill outcome ok" '.drills.bad_input.ok == true'
 
+echo "drill 6: ExaBGP killed three times"
+value "restart back-offs / route back after (s)" '[.drills.exabgp_kill.restart_backoffs_s, .drills.exabgp_kill.route_back_s]'
+check "three kills, three new ExaBGP processes" \
+    '(.drills.exabgp_kill.kills | length) == 3 and ([.drills.exabgp_kill.kills[].new_pid] | unique | length) == 3'
+check "the back-off grew with each death (1 s, 2 s, 4 s)" '.drills.exabgp_kill.restart_backoffs_s == [1, 2, 4]'
+check "each time the route came back within the back-off (+ ExaBGP start-up)" '[.drills.exabgp_kill.kills[].ok] | all'
+check "the other forwarder kept the VIP announced" '.drills.exabgp_kill.min_route_next_hops >= 1'
+check "no connection broken, none changed backend" \
+    '.drills.exabgp_kill.long_lived.connections > 0 and .drills.exabgp_kill.broken_connections == 0 and .drills.exabgp_kill.long_lived.changed_backend == 0'
+check "drill outcome ok" '.drills.exabgp_kill.ok == true'
+
+echo "drill 7: the router's BGP daemon restarted"
+value "no route for / back after BIRD start (s)" '[.drills.bird_restart.route_gone_s, .drills.bird_restart.route_back_after_bird_start_s]'
+check "the route via both forwarders came back" '.drills.bird_restart.route_next_hops_at_end == 2'
+check "no connection broken, none changed backend" \
+    '.drills.bird_restart.long_lived.connections > 0 and .drills.bird_restart.broken_connections == 0 and .drills.bird_restart.long_lived.changed_backend == 0'
+check "drill outcome ok" '.drills.bird_restart.ok == true'
+
+echo "drill 8: forwarder restarted while its controller runs"
+check "the controller resent its state (the operator's drain included)" \
+    '(.drills.forwarder_resync.resync_log | length) == 1 and .drills.forwarder_resync.drain_resent == true'
+check "the VIP was announced only after the forwarder confirmed the state" \
+    '.drills.forwarder_resync.synchronized_before_announce == true and .drills.forwarder_resync.route_before_synchronized == 0'
+check "the dead forwarder's counters file was left behind and taken over by the new one" \
+    '.drills.forwarder_resync.counters_file_left_behind == true and .drills.forwarder_resync.counters_file_taken_over == true'
+check "no connection broken, none changed backend" \
+    '.drills.forwarder_resync.long_lived.connections > 0 and .drills.forwarder_resync.broken_connections == 0 and .drills.forwarder_resync.long_lived.changed_backend == 0'
+check "drill outcome ok" '.drills.forwarder_resync.ok == true'
+
+echo "drill 9: backend flapping"
+value "per node: state versions, health changes sent, hold-downs" \
+    '.drills.backend_flap.per_node | map_values([.state_versions, .health_changes_sent, .hold_downs])'
+check "the Maglev tables did not follow every flap" \
+    '.drills.backend_flap as $f | $f.toggles >= 40 and ([$f.per_node[] | .state_versions >= 0 and .state_versions <= $f.toggles / 4] | all) and ($f.per_node | length) == 2'
+check "connections to the other backends untouched" \
+    '.drills.backend_flap.long_lived_on_other_backends > 0 and .drills.backend_flap.broken_on_other_backends == 0 and .drills.backend_flap.changed_on_other_backends == 0'
+check "drill outcome ok" '.drills.backend_flap.ok == true'
+
 echo "afterwards"
 check "the demo reports no leftovers" '.no_leftovers == true'
 if ip netns list | grep -q '^sd-' || compgen -G "/dev/shm/sluice-demo" >/dev/null ||

@@ -490,6 +490,238 @@ def cmd_bad_input(args):
     write(result, args.result)
 
 
+# --- chaos drills (issue 18) -------------------------------------------------------------------------------------
+
+def route_samples(path):
+    """The lines of a route watcher: (seconds, next hops)."""
+    samples = []
+    try:
+        with open(path) as f:
+            for text in f:
+                parts = text.split()
+                if len(parts) == 2:
+                    samples.append((float(parts[0]), int(parts[1])))
+    except (OSError, ValueError):
+        pass
+    return samples
+
+
+def log_lines(path):
+    try:
+        with open(path) as f:
+            return [x.strip() for x in f.read().splitlines()]
+    except OSError:
+        return []
+
+
+# After its restart back-off, ExaBGP (Python) must start and open its session with the router: seconds on a loaded
+# two-core machine.
+EXABGP_START_ALLOWANCE_S = 15.0
+
+
+def cmd_exabgp_kill(args):
+    hold = hold_summary(load(args.hold))
+    kills = []
+    try:
+        with open(args.kills) as f:
+            for text in f:
+                number, old, new, back = text.split()
+                kills.append({"kill": int(number), "pid": int(old), "new_pid": int(new), "route_back_s": round(
+                    float(back), 2)})
+    except (OSError, ValueError):
+        pass
+    lines = log_lines(args.log)
+    # "BGP: ExaBGP (pid N) exited ...; restarting it in D s": the controller's restart back-off for each death.
+    delays = {}
+    for text in lines:
+        if "BGP: ExaBGP (pid " in text and "restarting it in " in text:
+            pid = int(text.split("BGP: ExaBGP (pid ", 1)[1].split(")", 1)[0])
+            delays[pid] = float(text.split("restarting it in ", 1)[1].split(" s", 1)[0])
+    allowance = EXABGP_START_ALLOWANCE_S
+    for k in kills:
+        k["backoff_s"] = delays.get(k["pid"])
+        k["within_backoff_plus_s"] = allowance
+        k["ok"] = k["backoff_s"] is not None and k["route_back_s"] <= k["backoff_s"] + allowance
+    samples = route_samples(args.routes)
+    hops = [n for _, n in samples]
+    result = {
+        "node": "lb1",
+        "kills": kills,
+        "restart_backoffs_s": [k["backoff_s"] for k in kills],
+        "route_back_s": [k["route_back_s"] for k in kills],
+        "route_samples": len(samples),
+        "min_route_next_hops": min(hops) if hops else 0,
+        "route_next_hops_at_end": hops[-1] if hops else 0,
+        "long_lived": hold,
+        "broken_connections": hold["broken"],
+    }
+    result["ok"] = (len(kills) == 3 and all(k["ok"] for k in kills) and len({k["new_pid"] for k in kills}) == 3 and
+                    hold["connections"] > 0 and hold["broken"] == 0 and hold["changed_backend"] == 0 and
+                    result["min_route_next_hops"] >= 1 and result["route_next_hops_at_end"] == len(FORWARDERS))
+    for k in kills:
+        line("kill %d: ExaBGP pid %d -> restarted after the controller's back-off of %s s as pid %d; route via lb1 "
+             "back %.1f s after the kill" % (k["kill"], k["pid"], k["backoff_s"], k["new_pid"], k["route_back_s"]))
+    line("router's route sampled %d times: never fewer than %d next hop(s) (lb2 kept the VIP announced)" % (
+        len(samples), result["min_route_next_hops"]))
+    line("long-lived connections: %d, broken %d, changed backend %d, longest stall %.1f s" % (
+        hold["connections"], hold["broken"], hold["changed_backend"], hold["max_stall_s"]))
+    verdict(result["ok"], "each time the route came back within the restart back-off (+%.0f s to start ExaBGP and "
+            "open the session); no connection broken" % allowance)
+    write(result, args.result)
+
+
+def cmd_bird_restart(args):
+    hold = hold_summary(load(args.hold))
+    samples = route_samples(args.routes)
+    gone = [t for t, n in samples if n == 0]
+    result = {
+        "route_gone_s": round(max(gone) - min(gone) + 0.1, 1) if gone else 0.0,
+        "bird_down_s": round(float(args.stopped_s), 2),
+        "route_back_after_bird_start_s": round(float(args.back_s), 2),
+        "route_samples": len(samples),
+        "route_next_hops_at_end": samples[-1][1] if samples else 0,
+        "long_lived": hold,
+        "broken_connections": hold["broken"],
+    }
+    result["ok"] = (hold["connections"] > 0 and hold["broken"] == 0 and hold["changed_backend"] == 0 and
+                    result["route_next_hops_at_end"] == len(FORWARDERS))
+    line("BIRD down %.1f s; the router had no route to the VIP for about %.1f s; back via both forwarders %.1f s "
+         "after BIRD started" % (result["bird_down_s"], result["route_gone_s"],
+                                 result["route_back_after_bird_start_s"]))
+    line("long-lived connections: %d, broken %d, changed backend %d, longest stall %.1f s (TCP retransmission)" % (
+        hold["connections"], hold["broken"], hold["changed_backend"], hold["max_stall_s"]))
+    verdict(result["ok"], "the sessions and the route came back by themselves; connections waited and survived")
+    write(result, args.result)
+
+
+def cmd_forwarder_resync(args):
+    hold = hold_summary(load(args.hold))
+    samples = []
+    try:
+        with open(args.samples) as f:
+            for text in f:
+                parts = text.split()
+                if len(parts) == 6:
+                    samples.append((int(parts[0]), parts[1] == "true", parts[2] == "true", parts[3] == "true",
+                                    int(parts[4]), int(parts[5])))
+    except (OSError, ValueError):
+        pass
+    # The route is read before the status: a route through the node while a status snapshot taken after it still
+    # says "not synchronized" means the VIP went out before the forwarder confirmed the whole state. (A snapshot
+    # older than the route reading may lag by up to 250 ms and proves nothing either way.)
+    early = [s for s in samples if s[0] > 0 and not s[1] and s[5] >= s[4]]
+    unsynced = [s for s in samples if not s[1]]
+    lines = log_lines(args.log)
+    resync = [x for x in lines if "resynchronizing the forwarder" in x]
+    synced_at = next((i for i, x in enumerate(lines) if "forwarder synchronized" in x), None)
+    announce_at = next((i for i, x in enumerate(lines) if "VIP web: announce" in x), None)
+    state = load(args.state)
+    drained = [b for v in state.get("vips", []) if v.get("name") == "web" for b in v.get("backends", [])
+               if b.get("address") == args.drained]
+    drained_ok = bool(drained) and all(b.get("weight") == 0 and b.get("maglevSlots", 1) == 0 for b in drained)
+    dead, new = load(args.stats_dead), load(args.stats_new)
+    try:
+        with open(args.left) as f:
+            left = f.read()
+    except OSError:
+        left = ""
+    result = {
+        "node": "lb2",
+        "samples_until_announced": len(samples),
+        "samples_not_synchronized": len(unsynced),
+        "route_before_synchronized": len(early),
+        "resync_log": resync[-1:] if resync else [],
+        "synchronized_before_announce": synced_at is not None and announce_at is not None and synced_at < announce_at,
+        "drained_backend_in_new_forwarder": drained,
+        "drain_resent": drained_ok,
+        "route_back_s": round(float(args.back_s), 2),
+        "counters_file_left_behind": "counters.dat" in left,
+        "stats_of_dead_forwarder": {"pid": dead.get("pid"), "alive": dead.get("alive")},
+        "stats_of_new_forwarder": {"pid": new.get("pid"), "alive": new.get("alive"),
+                                   "state": (new.get("process") or {}).get("forwarder_state")},
+        "old_pid": int(args.old_pid),
+        "new_pid": int(args.new_pid),
+        "long_lived": hold,
+        "broken_connections": hold["broken"],
+    }
+    takeover = (result["counters_file_left_behind"] and dead.get("pid") == result["old_pid"] and
+                dead.get("alive") is False and new.get("pid") == result["new_pid"] and new.get("alive") is True and
+                result["stats_of_new_forwarder"]["state"] == "running")
+    result["counters_file_taken_over"] = takeover
+    result["ok"] = (bool(samples) and samples[-1][0] == 1 and not early and bool(resync) and
+                    result["synchronized_before_announce"] and drained_ok and takeover and
+                    hold["connections"] > 0 and hold["broken"] == 0 and hold["changed_backend"] == 0)
+    line("dead forwarder's files left behind: counters.dat %s; sluice stats: pid %s alive %s" % (
+        "yes" if result["counters_file_left_behind"] else "NO", dead.get("pid"), dead.get("alive")))
+    line("new forwarder pid %s took the counters file over: sluice stats pid %s alive %s state %s" % (
+        args.new_pid, new.get("pid"), new.get("alive"), result["stats_of_new_forwarder"]["state"]))
+    line("controller: %s; 'forwarder synchronized' logged %s 'VIP web: announce'" % (
+        resync[-1] if resync else "NO resynchronization logged",
+        "before" if result["synchronized_before_announce"] else "NOT before"))
+    line("route and status sampled %d times until the route via lb2 was back (%.1f s after the start): %d samples "
+         "not yet synchronized, route via lb2 before synchronization: %d" % (
+             len(samples), result["route_back_s"], len(unsynced), len(early)))
+    line("drained be3 in the new forwarder's state: %s" % (
+        ", ".join("weight %s slots %s" % (b.get("weight"), b.get("maglevSlots")) for b in drained) or "MISSING"))
+    line("long-lived connections: %d, broken %d, changed backend %d" % (
+        hold["connections"], hold["broken"], hold["changed_backend"]))
+    verdict(result["ok"], "state resent (the drain too), VIP announced only after synchronization, counters file "
+            "taken over, no connection broken")
+    write(result, args.result)
+
+
+def cmd_backend_flap(args):
+    details = load(args.hold).get("details", [])
+    hold = hold_summary(load(args.hold))
+    others = [d for d in details if d["backend"] != args.backend]
+    on_flapping = [d for d in details if d["backend"] == args.backend]
+    nodes = {}
+    try:
+        with open(args.nodes) as f:
+            for text in f:
+                name, before, after, log = text.split()
+                lines = log_lines(log)
+                nodes[name] = {
+                    "state_versions": int(after) - int(before),
+                    "health_changes_sent": sum(1 for x in lines
+                                               if "VIP web: forwarder sets backend %s " % args.backend in x),
+                    "hold_downs": sum(1 for x in lines if "VIP web: backend %s held down" % args.backend in x),
+                    "version_read": int(before) >= 0 and int(after) >= 0,
+                }
+    except (OSError, ValueError):
+        pass
+    toggles = int(args.toggles)
+    # The Maglev table is rebuilt once per state version: it must not follow every toggle. Hysteresis (fall and
+    # rise 2 at 1 s) absorbs most of a 500 ms flap; flap damping holds the backend down once it changes more than
+    # max_changes times in the window.
+    bound = toggles // 4
+    result = {
+        "backend": args.backend,
+        "toggles": toggles,
+        "per_node": nodes,
+        "max_state_versions_allowed": bound,
+        "long_lived_on_other_backends": len(others),
+        "broken_on_other_backends": sum(1 for d in others if d["error"]),
+        "changed_on_other_backends": sum(1 for d in others if len(d["backends"]) > 1),
+        "long_lived_on_flapping_backend": len(on_flapping),
+        "long_lived": hold,
+    }
+    result["ok"] = (len(nodes) == len(FORWARDERS) and all(n["version_read"] and n["state_versions"] <= bound
+                                                          for n in nodes.values()) and
+                    len(others) > 0 and result["broken_on_other_backends"] == 0 and
+                    result["changed_on_other_backends"] == 0)
+    for name, n in sorted(nodes.items()):
+        line("%s: %d toggles -> %d health changes of VIP web sent to the forwarder, %d hold-down(s) by flap damping, "
+             "forwarding state versions +%d (Maglev rebuilds)" % (name, toggles, n["health_changes_sent"],
+                                                                   n["hold_downs"], n["state_versions"]))
+    line("long-lived connections on the other backends: %d, broken %d, changed backend %d; on %s: %d (reset when "
+         "it is marked down, as designed)" % (len(others), result["broken_on_other_backends"],
+                                              result["changed_on_other_backends"], args.backend, len(on_flapping)))
+    verdict(result["ok"], "the Maglev table did not follow the flapping (at most %d versions for %d toggles); "
+            "the other backends' connections untouched" % (bound, toggles))
+    write(result, args.result)
+
+
 def cmd_show(args):
     result = load(args.result)
     if result.get("skipped"):
@@ -503,6 +735,10 @@ DRILLS = [
     ("05-backend-added", "backend_added", "4. backend added"),
     ("06-controller-restart", "controller_restart", "5. controller restart"),
     ("07-bad-input", "bad_input", "bad input on the wire"),
+    ("21-exabgp-kill", "exabgp_kill", "6. ExaBGP killed x3"),
+    ("22-bird-restart", "bird_restart", "7. router BGP restart"),
+    ("23-forwarder-resync", "forwarder_resync", "8. forwarder resync"),
+    ("24-backend-flap", "backend_flap", "9. backend flapping"),
 ]
 
 
@@ -577,6 +813,24 @@ def brief(key, r):
     if key == "controller_restart":
         return "  min next hops %d, forwarder sent %d packets meanwhile, %d broken" % (
             r.get("min_route_next_hops", 0), r.get("forwarder_tx_while_restarting", 0), r.get("broken_connections", -1))
+    if key == "exabgp_kill":
+        return "  back-offs %s s, route back after %s s; min next hops %d; %d broken" % (
+            "/".join(str(x) for x in r.get("restart_backoffs_s", [])),
+            "/".join("%.1f" % x for x in r.get("route_back_s", [])), r.get("min_route_next_hops", 0),
+            r.get("broken_connections", -1))
+    if key == "bird_restart":
+        return "  no route for %.1f s, back %.1f s after BIRD started; %d broken" % (
+            r.get("route_gone_s", 0), r.get("route_back_after_bird_start_s", 0), r.get("broken_connections", -1))
+    if key == "forwarder_resync":
+        return "  announced only after sync: %s; drain resent: %s; counters file taken over: %s; %d broken" % (
+            "yes" if r.get("route_before_synchronized", 1) == 0 and r.get("synchronized_before_announce") else "NO",
+            "yes" if r.get("drain_resent") else "NO", "yes" if r.get("counters_file_taken_over") else "NO",
+            r.get("broken_connections", -1))
+    if key == "backend_flap":
+        return "  %d toggles; state versions %s; other backends: %d broken" % (
+            r.get("toggles", 0), ", ".join("%s +%d" % (k, v.get("state_versions", -1))
+                                           for k, v in sorted(r.get("per_node", {}).items())),
+            r.get("broken_on_other_backends", -1))
     if key == "bad_input":
         return "  %d bad frames sent, %d accounted for; %d requests after, %d failed" % (
             r.get("bad_frames_sent", 0), r.get("bad_frames_accounted", 0), r.get("requests_after", 0),
@@ -632,6 +886,11 @@ def main():
     add("controller-restart", "--hold", "--routes", "--before", "--after", "--node", "--status", "--log", "--back-s",
         "--routing", "--result")
     add("bad-input", "--sent", "--before", "--after", "--serving", "--result")
+    add("exabgp-kill", "--hold", "--kills", "--routes", "--log", "--result")
+    add("bird-restart", "--hold", "--routes", "--stopped-s", "--back-s", "--result")
+    add("forwarder-resync", "--hold", "--samples", "--log", "--state", "--drained", "--old-pid", "--new-pid",
+        "--stats-dead", "--stats-new", "--left", "--back-s", "--result")
+    add("backend-flap", "--backend", "--toggles", "--nodes", "--hold", "--result")
     add("show", "--result")
     add("summary", "--results", "--elapsed", "--stopped-during", "--json-out")
     add("leftovers", "--summary")

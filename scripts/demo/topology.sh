@@ -166,6 +166,8 @@ YAML
 controller:
   health_checks: {type: http, path: /healthz, interval: 1s, timeout: 500ms, rise: 2, fall: 2}
   forwarder_liveness_timeout: 3s
+  # Short hold-downs, so the backend-flap drill's backend is back within seconds (defaults: 30s up to 10m).
+  flap_damping: {max_changes: 4, window: 60s, hold_down: 5s, max_hold_down: 10s}
   drain_time: 2s
   metrics: {address: 127.0.0.1, port: 9100}
   bgp:

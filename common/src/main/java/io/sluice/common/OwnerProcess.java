@@ -1,5 +1,10 @@
 package io.sluice.common;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -32,11 +37,45 @@ public final class OwnerProcess
             return false;
         }
         final Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-        if (handle.isEmpty() || !handle.get().isAlive())
+        if (handle.isEmpty() || !isRunning(handle.get()))
         {
             return false;
         }
         final Optional<Instant> started = handle.get().info().startInstant();
         return started.isEmpty() || started.get().toEpochMilli() <= startTimeMs + START_TIME_SLACK_MS;
+    }
+
+    /**
+     * Tells whether a process runs, not counting a zombie: {@link ProcessHandle#isAlive()} says true for a process
+     * that exited but that its parent has not waited for yet, which for a process this JVM did not start (an
+     * adopted ExaBGP, a forwarder started by someone else) can last as long as the parent, e.g. an init that reaps
+     * late or never.
+     *
+     * @param process the process.
+     * @return false when it exited, also while it is a zombie (Linux {@code /proc/<pid>/stat} state Z or X).
+     */
+    public static boolean isRunning(final ProcessHandle process)
+    {
+        if (!process.isAlive())
+        {
+            return false;
+        }
+        try
+        {
+            final String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"),
+                StandardCharsets.ISO_8859_1);
+            // "pid (comm) S ...": comm may hold blanks and parentheses, the state follows the last ')'.
+            final int end = stat.lastIndexOf(')');
+            final char state = end >= 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : 'R';
+            return state != 'Z' && state != 'X';
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return false;
+        }
+        catch (final IOException ex)
+        {
+            return true; // no /proc (not Linux): trust isAlive
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.controller.bgp;
 
 import io.sluice.common.CreatedDirectories;
+import io.sluice.common.OwnerProcess;
 import io.sluice.common.config.ExaBgpConfig;
 
 import java.io.File;
@@ -120,7 +121,8 @@ public final class ExaBgpSidecar implements AutoCloseable
     public boolean isRunning()
     {
         // A child's Process knows its exit status once it says it is dead; ask it rather than the bare handle.
-        return started != null ? started.isAlive() : running != null && running.isAlive();
+        // An adopted ExaBGP is not our child: once dead it may stay a zombie until its parent waits for it.
+        return started != null ? started.isAlive() : running != null && OwnerProcess.isRunning(running);
     }
 
     /**
@@ -346,7 +348,7 @@ public final class ExaBgpSidecar implements AutoCloseable
             // A reused pid runs something else: accept only a process whose command line names our configuration.
             // An ExaBGP started a moment ago may still be between exec()s (setsid, ip netns exec, python), when its
             // command line reads empty: look again for a moment before giving up on it.
-            for (int attempt = 0; attempt < ADOPT_ATTEMPTS && process.isPresent() && process.get().isAlive();
+            for (int attempt = 0; attempt < ADOPT_ATTEMPTS && process.isPresent() && OwnerProcess.isRunning(process.get());
                 attempt++)
             {
                 if (process.get().info().commandLine().map(line -> line.contains(configPath)).orElse(false))

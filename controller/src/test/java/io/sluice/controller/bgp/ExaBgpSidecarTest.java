@@ -103,6 +103,53 @@ class ExaBgpSidecarTest
     }
 
     @Test
+    void noticesTheDeathOfAnAdoptedExaBgpThatNobodyReaps() throws Exception
+    {
+        // An ExaBGP adopted from an earlier controller is not this JVM's child: once killed, it is a zombie until
+        // its parent (often init, which may reap late or never, as in a container) waits for it. Here the parent
+        // is a shell that exec()s sleep and never waits.
+        final ExaBgpFiles files = new ExaBgpFiles(nodeDirectory);
+        Files.createDirectories(nodeDirectory);
+        Files.writeString(files.config(), CONFIG);
+        final Process parent = new ProcessBuilder("/bin/sh", "-c", "/usr/bin/python3 -c 'import time; " +
+            "time.sleep(600)' " + files.config() + " & echo $!; exec sleep 600").start();
+        try
+        {
+            final long pid = Long.parseLong(parent.inputReader().readLine().strip());
+            detachedPids.add(pid);
+            Files.writeString(files.pid(), pid + "\n");
+            final ExaBgpSidecar sidecar = start(CONFIG, 0);
+            assertTrue(sidecar.drainLog().contains("BGP: adopted the running ExaBGP (pid " + pid + ")"));
+            assertTrue(sidecar.isRunning());
+
+            ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+            Eventually.await(WAIT, () -> processState(pid) == 'Z', "the adopted ExaBGP a zombie");
+            Eventually.await(Duration.ofSeconds(2), () -> !sidecar.isRunning(), "the adopted ExaBGP's death");
+            assertEquals(1, sidecar.poll(10_000));
+            assertEquals(1, sidecar.poll(20_000));
+            assertTrue(sidecar.isRunning());
+            assertNotEquals(pid, sidecar.pid());
+        }
+        finally
+        {
+            parent.destroyForcibly();
+        }
+    }
+
+    private static char processState(final long pid)
+    {
+        try
+        {
+            final String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2);
+        }
+        catch (final IOException ex)
+        {
+            return '-';
+        }
+    }
+
+    @Test
     void restartsAnAdoptedExaBgpWhoseConfigurationChanged() throws IOException
     {
         final ExaBgpSidecar first = start(CONFIG, 0);
