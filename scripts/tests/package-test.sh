@@ -26,7 +26,7 @@ trap 'exit 130' INT TERM
 
 # shellcheck source=scripts/lib/packages.sh
 source "$ROOT/scripts/lib/packages.sh"
-install_missing_packages package-test systemd jq
+install_missing_packages package-test "${SLUICE_OPS_PACKAGES[@]}"
 
 echo "== release package"
 "$ROOT/scripts/package.sh" --out "$WORK/out" >"$WORK/package.path" 2>"$WORK/package.log" ||
