@@ -77,6 +77,20 @@ expect check-config 0 "node lb1: 1 port(s), 1 worker(s), 3 VIP(s) of 256"
 printf 'node: {name: lb1}\nforwarder: {eal_args: [], ports: [], workers: []}\n' >"$WORK/bad.yaml"
 run_release check-config-bad "$TREE/bin/sluice" check-config "$WORK/bad.yaml"
 expect check-config-bad 2 "$WORK/bad.yaml: forwarder.ports:"
+# Under systemd (JOURNAL_STREAM set, the units set SLUICE_JOURNAL_PRIORITIES) stderr lines carry the journal's
+# error priority.
+RC=0
+(cd / && JOURNAL_STREAM=8:1 SLUICE_JOURNAL_PRIORITIES=1 "$TREE/bin/sluice" check-config "$WORK/bad.yaml") \
+    2>"$WORK/journal.err" >/dev/null || RC=$?
+[[ $RC -eq 2 ]] && grep -q "^<3>$WORK/bad.yaml: forwarder.ports:" "$WORK/journal.err" &&
+    pass "under systemd, stderr lines are marked <3> (journal priority err)" ||
+    fail "journal priority: exit $RC, stderr: $(cat "$WORK/journal.err")"
+run_release backend-setup "$TREE/bin/sluice" backend-setup --dry-run --mode gredecap --vip 10.100.0.1 \
+    --tunnel-source 10.0.0.1 --no-persist --run-dir "$WORK/run"
+expect backend-setup 0 "would run: $TREE/bin/sluice_gredecap --tun sluice-decap0" "dry run done (gredecap decapsulation)"
+run_release host-setup "$TREE/bin/sluice" host-setup --dry-run --config "$TREE/docs/config.example.yaml"
+expect host-setup 0 "host-setup: node lb1 from $TREE/docs/config.example.yaml (dry run: nothing is changed)" \
+    "eal_args has --no-huge" "verdict: READY"
 [[ ! -e "$WORK/mvn-called" ]] && pass "nothing called Maven" || fail "Maven called: $(cat "$WORK/mvn-called")"
 
 echo "== sluice install --prefix"
