@@ -18,7 +18,7 @@ cleanup() {
     local rc=$? pid
     for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
+    rm -rf "$WORK" "/var/run/dpdk/sluice-pkgtest-$$"
     exit "$rc"
 }
 trap cleanup EXIT
