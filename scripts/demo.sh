@@ -10,7 +10,7 @@
 # Exit status: 0 when every drill met its target, 1 otherwise, 2 for bad arguments or a missing prerequisite.
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
 # SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic bad drill1..5,
-# exabgp-kill bird-restart forwarder-resync backend-flap).
+# exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart).
 set -euo pipefail
 
 usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
@@ -752,6 +752,59 @@ drill_backend_flap() {
     report backend-flap --backend be2 --toggles "$toggles" --nodes "$WORK/drill9-nodes.txt" --hold "$WORK/hold9.json" \
         --result "$RESULTS/24-backend-flap.json"
     check_result 24-backend-flap
+# forwarder_started_after LB N: the forwarder's log shows more than N starts.
+forwarder_started_after() { (($(grep -c " running (" "$WORK/fwd-$1.log" || true) > $2)); }
+
+# Drill 6, the rolling upgrade of docs/operations.md: each node in turn is taken out (its controller stopped with
+# SIGTERM: withdraw, drain_time, ExaBGP stopped), its forwarder restarted, its controller started again; the next
+# node goes only once this one announces the VIP again. Long-lived connections must all survive on their backend.
+drill_rolling_restart() {
+    PHASE="drill 6"
+    section "Drill 6: rolling restart: each node's controller and forwarder restarted, one node after the other"
+    if [[ $ROUTING != bgp ]]; then
+        jq -n '{ok: false, skipped: "no BGP: nothing would withdraw a node before its restart"}' \
+            >"$RESULTS/08-rolling-restart.json"
+        report show --result "$RESULTS/08-rolling-restart.json"
+        check_result 08-rolling-restart
+        return
+    fi
+    hold_start hold6 --connections 32
+    # The route's next hops every 100 ms during the drill (bounded: 1,400 samples).
+    rm -f "$WORK/rollwatch.stop"
+    (for ((i = 0; i < 1400; i++)); do
+        [[ -e $WORK/rollwatch.stop ]] && break
+        echo "$(route_nexthops | wc -l)"
+        sleep 0.1
+    done) >"$WORK/rollwatch.txt" &
+    local watcher=$! lb t0 t_out t_back old_fwd old_ctl runs
+    : >"$WORK/rolling-nodes.txt"
+    for lb in "${LB_NAMES[@]}"; do
+        t0=$(now)
+        old_fwd=${PIDS[fwd-$lb]} old_ctl=${PIDS[ctl-$lb]}
+        stop "ctl-$lb" TERM 30
+        wait_for 30 "the router to drop $lb from the VIP's route" route_has 1
+        t_out=$(now)
+        say "$lb out of service (controller withdrew the VIP, waited drain_time, stopped ExaBGP) after $(since "$t0") s"
+        runs=$(grep -c " running (" "$WORK/fwd-$lb.log" || true)
+        stop "fwd-$lb" TERM 30
+        start_forwarder "$lb"
+        wait_for 90 "forwarder $lb to run again" forwarder_started_after "$lb" "$runs"
+        start_controller "$lb"
+        wait_for 90 "controller $lb to see its forwarder and healthy backends" all_backends_eligible "$lb" "${IN_USE[@]}"
+        wait_for 60 "$lb to announce the VIP again" route_has 2
+        t_back=$(now)
+        say "$lb back in the route $(since "$t_out") s after it left (forwarder pid $old_fwd -> ${PIDS[fwd-$lb]}," \
+            "controller pid $old_ctl -> ${PIDS[ctl-$lb]})"
+        echo "$lb $(awk -v a="$t_out" -v b="$t0" 'BEGIN { print a - b }') $(awk -v a="$t_back" -v b="$t_out" \
+            'BEGIN { print a - b }') $old_fwd ${PIDS[fwd-$lb]} $old_ctl ${PIDS[ctl-$lb]}" >>"$WORK/rolling-nodes.txt"
+        sleep 2
+    done
+    touch "$WORK/rollwatch.stop"
+    wait "$watcher" || true
+    client_stop hold6
+    report rolling-restart --hold "$WORK/hold6.json" --routes "$WORK/rollwatch.txt" --nodes "$WORK/rolling-nodes.txt" \
+        --result "$RESULTS/08-rolling-restart.json"
+    check_result 08-rolling-restart
 }
 
 # SLUICE_DEMO_ONLY="traffic drill3 ..." runs only the named steps after the set-up (for working on one drill).
@@ -780,5 +833,6 @@ step exabgp-kill drill_exabgp_kill
 step bird-restart drill_bird_restart
 step forwarder-resync drill_forwarder_resync
 step backend-flap drill_backend_flap
+step rolling-restart drill_rolling_restart
 step pause pause "${SLUICE_DEMO_PAUSE:-0}"
 finish

@@ -112,6 +112,17 @@ check "forwarding continued" '.drills.controller_restart.forwarder_tx_while_rest
 check "no connection broken" '.drills.controller_restart.broken_connections == 0'
 check "drill outcome ok" '.drills.controller_restart.ok == true'
 
+echo "drill 10: rolling restart (each node's controller and forwarder restarted in turn)"
+value "per node: out of the route after / back after (s)" \
+    '.drills.rolling_restart.nodes | map_values([.out_after_s, .back_after_s])'
+check "both nodes' forwarders and controllers restarted, one after the other" \
+    '.drills.rolling_restart.restarted_nodes == ["lb1", "lb2"]'
+check "the VIP always had a next hop" '.drills.rolling_restart.min_route_next_hops >= 1'
+check "long-lived connections held through both restarts" '.drills.rolling_restart.connections >= 24'
+check "no connection broken" '.drills.rolling_restart.broken_connections == 0'
+check "no connection changed backend" '.drills.rolling_restart.changed_backend == 0'
+check "drill outcome ok" '.drills.rolling_restart.ok == true'
+
 echo "bad input on the wire"
 value "bad frames sent / accounted" '[.bad_frames_sent, .bad_frames_accounted]'
 check "the counters account for every malformed frame sent" \

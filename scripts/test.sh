@@ -36,6 +36,13 @@ if [[ -z "$c_sum" || "$c_sum" != "$java_sum" ]]; then
 fi
 echo "Maglev cross-check: C and Java tables identical (checksum $c_sum)"
 
+log "host set-up: verdicts on fake host layouts, --dry-run on this machine (scripts/tests/host-setup-test.sh)"
+scripts/tests/host-setup-test.sh
+log "backend set-up: kernel path as --dry-run, gredecap path in namespaces (scripts/tests/backend-setup-test.sh)"
+scripts/tests/backend-setup-test.sh
+log "release package: build, run unpacked, install, systemd-analyze verify, a drain across a restart (scripts/tests/package-test.sh)"
+scripts/tests/package-test.sh
+
 log "end to end: demo topology, failure drills, malformed frames (scripts/e2e-test.sh)"
 scripts/e2e-test.sh
 

@@ -406,6 +406,46 @@ def cmd_controller_restart(args):
     write(result, args.result)
 
 
+def cmd_rolling_restart(args):
+    hold = hold_summary(load(args.hold))
+    try:
+        with open(args.routes) as f:
+            samples = [int(x) for x in f.read().split()]
+    except OSError:
+        samples = []
+    nodes = {}
+    try:
+        with open(args.nodes) as f:
+            for row in f.read().splitlines():
+                name, out_s, back_s, old_fwd, new_fwd, old_ctl, new_ctl = row.split()
+                nodes[name] = {"out_after_s": round(float(out_s), 2), "back_after_s": round(float(back_s), 2),
+                               "forwarder_restarted": old_fwd != new_fwd, "controller_restarted": old_ctl != new_ctl}
+    except (OSError, ValueError):
+        pass
+    result = {
+        "nodes": nodes,
+        "restarted_nodes": sorted(n for n, r in nodes.items() if r["forwarder_restarted"] and r["controller_restarted"]),
+        "route_samples": len(samples),
+        "min_route_next_hops": min(samples) if samples else 0,
+        "long_lived": hold,
+        "connections": hold["connections"],
+        "broken_connections": hold["broken"],
+        "changed_backend": hold["changed_backend"],
+    }
+    result["ok"] = (hold["connections"] >= 24 and hold["broken"] == 0 and hold["changed_backend"] == 0 and
+                    result["restarted_nodes"] == sorted(FORWARDERS) and bool(samples) and min(samples) >= 1)
+    for name, r in sorted(nodes.items()):
+        line("%s: out of the route %.1f s after its controller's SIGTERM, back %.1f s later (forwarder and "
+             "controller restarted: %s)" % (name, r["out_after_s"], r["back_after_s"],
+                                            r["forwarder_restarted"] and r["controller_restarted"]))
+    line("router's route sampled %d times: never fewer than %d next hop(s)" % (len(samples),
+                                                                              result["min_route_next_hops"]))
+    line("long-lived connections: %d, broken %d, changed backend %d, longest stall %.1f s" % (
+        hold["connections"], hold["broken"], hold["changed_backend"], hold["max_stall_s"]))
+    verdict(result["ok"], "both nodes restarted one after the other without breaking a connection")
+    write(result, args.result)
+
+
 def cmd_bad_input(args):
     sent = load(args.sent)
     before, after = snapshot(args.before), snapshot(args.after)
@@ -739,6 +779,7 @@ DRILLS = [
     ("22-bird-restart", "bird_restart", "7. router BGP restart"),
     ("23-forwarder-resync", "forwarder_resync", "8. forwarder resync"),
     ("24-backend-flap", "backend_flap", "9. backend flapping"),
+    ("08-rolling-restart", "rolling_restart", "10. rolling restart"),
 ]
 
 
@@ -831,6 +872,10 @@ def brief(key, r):
             r.get("toggles", 0), ", ".join("%s +%d" % (k, v.get("state_versions", -1))
                                            for k, v in sorted(r.get("per_node", {}).items())),
             r.get("broken_on_other_backends", -1))
+    if key == "rolling_restart":
+        return "  %s restarted in turn; min next hops %d; %d connections, %d broken, %d changed backend" % (
+            "+".join(r.get("restarted_nodes", [])) or "none", r.get("min_route_next_hops", 0),
+            r.get("connections", 0), r.get("broken_connections", -1), r.get("changed_backend", -1))
     if key == "bad_input":
         return "  %d bad frames sent, %d accounted for; %d requests after, %d failed" % (
             r.get("bad_frames_sent", 0), r.get("bad_frames_accounted", 0), r.get("requests_after", 0),
@@ -885,6 +930,7 @@ def main():
     add("backend-added", "--added", "--backends", "--before", "--after", "--hold", "--result")
     add("controller-restart", "--hold", "--routes", "--before", "--after", "--node", "--status", "--log", "--back-s",
         "--routing", "--result")
+    add("rolling-restart", "--hold", "--routes", "--nodes", "--result")
     add("bad-input", "--sent", "--before", "--after", "--serving", "--result")
     add("exabgp-kill", "--hold", "--kills", "--routes", "--log", "--result")
     add("bird-restart", "--hold", "--routes", "--stopped-s", "--back-s", "--result")

@@ -126,6 +126,7 @@ write_node_config() {
 # Written by scripts/demo.sh: node $lb of the demo topology (docs/demo.md).
 node:
   name: $lb
+  state_dir: $(dirname "$file")/state # the operator's drains; never the real /var/lib/sluice in a demo
 forwarder:
   eal_args: ["--no-pci", "--no-huge", "-m", "256", "--file-prefix=sluice-demo-$lb",
              "--vdev=net_af_packet0,iface=$LB_IF"]

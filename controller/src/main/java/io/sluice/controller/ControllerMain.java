@@ -97,7 +97,8 @@ public final class ControllerMain
         final EpochClock clock = System::currentTimeMillis;
         final Path nodeDirectory = config.nodeDirectory();
         final BackendWeights weights = new BackendWeights(config.vips());
-        final OverridesFile overridesFile = new OverridesFile(nodeDirectory.resolve(OverridesFile.FILE_NAME));
+        final OverridesFile overridesFile = OverridesFile.of(config);
+        migrateOverrides(overridesFile, nodeDirectory.resolve(OverridesFile.FILE_NAME), out);
         final boolean restored = restoreOverrides(weights, overridesFile, out);
         final ForwarderSession session =
             new ForwarderSession(nodeDirectory.resolve(ControlChannel.FILE_NAME), COMMAND_TIMEOUT);
@@ -199,6 +200,23 @@ public final class ControllerMain
         out.println("controller: VIPs withdrawn; waiting drain_time " + drainMs +
             " ms for the routers to move traffic away");
         sleepMs(drainMs);
+    }
+
+    /** Controllers before node.state_dir kept the overrides in shared memory, which a reboot empties. */
+    private static void migrateOverrides(final OverridesFile overridesFile, final Path legacy, final PrintStream out)
+    {
+        try
+        {
+            if (overridesFile.migrateFrom(legacy))
+            {
+                out.println("controller: moved the operator overrides from " + legacy + " to " + overridesFile.path());
+            }
+        }
+        catch (final IOException ex)
+        {
+            out.println("controller: cannot move the operator overrides from " + legacy + " to " +
+                overridesFile.path() + ": " + ex);
+        }
     }
 
     private static boolean restoreOverrides(

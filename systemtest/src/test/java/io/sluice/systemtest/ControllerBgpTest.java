@@ -155,7 +155,7 @@ class ControllerBgpTest
     private static String config(final String node, final int core, final String address, final String neighbor)
     {
         return """
-            node: {name: %s}
+            node: {name: %s, state_dir: %s}
             forwarder:
               eal_args: ["--no-pci", "--no-huge", "-m", "128", "--vdev=net_null0"]
               ports: [{name: net_null0}]
@@ -182,7 +182,7 @@ class ControllerBgpTest
                 router_id: %s
                 local_address: %s
                 neighbors: [%s]
-            """.formatted(node, core, directory.resolve("shm"), address, VIP, LIVENESS_TIMEOUT_MS, DRAIN_TIME_MS,
+            """.formatted(node, directory.resolve("state"), core, directory.resolve("shm"), address, VIP, LIVENESS_TIMEOUT_MS, DRAIN_TIME_MS,
             address, address, neighbor);
     }
 

@@ -276,7 +276,16 @@ final class ForwarderReader
         {
             return ForwarderConfig.DEFAULT_COUNTERS_DIR;
         }
-        final String text = forwarder.requiredString("counters_dir");
+        return absoluteDirectory(forwarder, "counters_dir", "the forwarder and the controller may start in different " +
+            "directories");
+    }
+
+    /**
+     * Reads a directory that must be an absolute path; {@code why} says why in the error.
+     */
+    static Path absoluteDirectory(final MapReader reader, final String key, final String why) throws ConfigException
+    {
+        final String text = reader.requiredString(key);
         final Path dir;
         try
         {
@@ -284,12 +293,11 @@ final class ForwarderReader
         }
         catch (final InvalidPathException ex)
         {
-            throw forwarder.error("counters_dir", "\"" + text + "\" is not a path: " + ex.getReason());
+            throw reader.error(key, "\"" + text + "\" is not a path: " + ex.getReason());
         }
         if (!dir.isAbsolute())
         {
-            throw forwarder.error("counters_dir", "\"" + text + "\" must be an absolute path " +
-                "(the forwarder and the controller may start in different directories)");
+            throw reader.error(key, "\"" + text + "\" must be an absolute path (" + why + ")");
         }
         return dir.normalize();
     }

@@ -191,4 +191,14 @@ public record NodeConfig(
     {
         return forwarder.countersDir().resolve(node.name());
     }
+
+    /**
+     * Returns the directory of this node's lasting state (the operator's overrides), kept across reboots.
+     *
+     * @return {@code <node.state_dir>/<node name>}.
+     */
+    public Path stateDirectory()
+    {
+        return node.stateDir().resolve(node.name());
+    }
 }

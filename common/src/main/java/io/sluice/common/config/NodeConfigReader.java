@@ -1,5 +1,6 @@
 package io.sluice.common.config;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -25,18 +26,21 @@ final class NodeConfigReader
                 "vips and controller; got " + MapReader.describe(document));
         }
         final MapReader root = MapReader.of(file, "", document, "node", "forwarder", "vips", "controller");
-        final MapReader node = root.requiredMap("node", "name");
+        final MapReader node = root.requiredMap("node", "name", "state_dir");
         final String name = node.requiredString("name");
         if (!NODE_NAME.matcher(name).matches())
         {
             throw node.error("name", "\"" + name + "\" is not a node name (1 to 32 of a-z, 0-9 and -, starting with a " +
                 "letter or digit; it names the node's shared-memory directory)");
         }
+        final Path stateDir = node.has("state_dir") ?
+            ForwarderReader.absoluteDirectory(node, "state_dir", "the controller may start in any directory") :
+            NodeIdentity.DEFAULT_STATE_DIR;
         final ForwarderConfig forwarder =
             ForwarderReader.read(root.requiredMap("forwarder", ForwarderReader.KEYS), cpus);
         // The controller section comes before the VIPs: a VIP's health_check is merged over its health_checks.
         final ControllerConfig controller = ControllerReader.read(root);
         final List<VipConfig> vips = VipsReader.read(root, forwarder, controller.healthChecks());
-        return new NodeConfig(new NodeIdentity(name), forwarder, vips, controller);
+        return new NodeConfig(new NodeIdentity(name, stateDir), forwarder, vips, controller);
     }
 }

@@ -392,6 +392,13 @@ class NodeConfigErrorsTest
     }
 
     @Test
+    void rejectsRelativeStateDir()
+    {
+        fails(with("  name: lb1", "  name: lb1\n  state_dir: var/lib/sluice"), "node.state_dir", "absolute path");
+        fails(with("  name: lb1", "  name: lb1\n  state_dir: [a]"), "node.state_dir", "expected a string");
+    }
+
+    @Test
     void rejectsUnknownEnumValues()
     {
         fails(with("idle_strategy: busy-spin", "idle_strategy: sleep"), "forwarder.idle_strategy",

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -160,6 +161,19 @@ class NodeConfigTest
         assertEquals(List.of("fwd", "-a", "0000:3b:00.0", "--file-prefix=custom", "-m", "1024",
             "--vdev=net_tap0,iface=sl0"), full.ealArgv("fwd"));
         assertEquals(Path.of("/dev/shm/sluice/lb1"), minimal.nodeDirectory());
+    }
+
+    @Test
+    void keepsLastingStateApartFromSharedMemory() throws Exception
+    {
+        final NodeConfig minimal = NodeConfig.load(resource("minimal.yaml"), 1);
+        final NodeConfig custom = NodeConfig.parse("node.yaml",
+            Files.readString(resource("minimal.yaml")).replace("name: lb1", "name: lb1\n  state_dir: /srv/sluice/../state"),
+            1);
+
+        assertEquals(Path.of("/var/lib/sluice/lb1"), minimal.stateDirectory());
+        assertEquals(Path.of("/srv/state/lb1"), custom.stateDirectory());
+        assertEquals(Path.of("/dev/shm/sluice/lb1"), custom.nodeDirectory());
     }
 
     @Test

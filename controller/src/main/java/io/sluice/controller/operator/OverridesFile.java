@@ -3,6 +3,7 @@ package io.sluice.controller.operator;
 import io.sluice.common.CreatedDirectories;
 import io.sluice.common.config.BackendConfig;
 import io.sluice.common.config.IpLiterals;
+import io.sluice.common.config.NodeConfig;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Keeps the operator's drains and weights across controller restarts, one tab-separated line per backend:
+ * Keeps the operator's drains and weights across controller restarts and reboots, in the node's state directory
+ * ({@code <node.state_dir>/<node>/}, not the shared memory of {@code counters_dir}), one tab-separated line per backend:
  * {@code VIP-NAME  BACKEND-ADDRESS  drained=true|false  weight=N|-1}. Written whole to a temporary file and moved
  * over the old one, so a crash never leaves half a file. A line that cannot be read is reported and skipped.
  */
@@ -23,6 +25,39 @@ public final class OverridesFile
     public static final String FILE_NAME = "operator-overrides.tsv";
 
     private final Path path;
+
+    /**
+     * Returns the overrides file of a node: {@value #FILE_NAME} in its state directory.
+     *
+     * @param config the node's configuration.
+     * @return the file's adapter; nothing is read or written yet.
+     */
+    public static OverridesFile of(final NodeConfig config)
+    {
+        return new OverridesFile(config.stateDirectory().resolve(FILE_NAME));
+    }
+
+    /**
+     * Moves a file an older controller kept elsewhere (in the node's shared-memory directory) to this path, unless
+     * this path already has one; the file is moved whole, or left where it is.
+     *
+     * @param legacy where an older controller kept the file.
+     * @return true when a file was moved.
+     * @throws IOException when the file exists but cannot be moved.
+     */
+    public boolean migrateFrom(final Path legacy) throws IOException
+    {
+        if (legacy.equals(path) || !Files.exists(legacy) || Files.exists(path))
+        {
+            return false;
+        }
+        Files.createDirectories(path.getParent());
+        final Path temporary = path.resolveSibling(path.getFileName() + ".tmp");
+        Files.copy(legacy, temporary, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.delete(legacy);
+        return true;
+    }
 
     /**
      * Creates the file's adapter; nothing is read or written yet.

@@ -3,6 +3,7 @@ package io.sluice.controller.operator;
 import io.sluice.common.Vip;
 import io.sluice.common.config.BackendConfig;
 import io.sluice.common.config.IpLiterals;
+import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.TransportProtocol;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand.SetBackendWeight;
@@ -101,5 +102,46 @@ class BackendWeightsTest
         final List<BackendWeights.Entry> entries = new OverridesFile(path).read(problems);
         assertEquals(1, entries.size());
         assertEquals(List.of(path + ": line 2: drained must be true or false, got 'maybe' (skipped)"), problems);
+    }
+
+    @Test
+    void keepsADrainInTheStateDirectoryWhenSharedMemoryIsWiped() throws Exception
+    {
+        final NodeConfig config = NodeConfig.parse("node.yaml", """
+            node: {name: lb1, state_dir: %s}
+            forwarder:
+              eal_args: []
+              ports: [{name: net_null0}]
+              workers: [{core: 0, rx_port: net_null0}]
+              next_hop_mac: "02:00:00:00:00:fe"
+              tunnel_source_v4: 10.0.0.1
+              counters_dir: %s
+            """.formatted(dir.resolve("state"), dir.resolve("shm")), 1);
+        final BackendWeights before = new BackendWeights(VIPS);
+        before.drain("web", "be1");
+        OverridesFile.of(config).write(before.overrides());
+        assertEquals(dir.resolve("state/lb1").resolve(OverridesFile.FILE_NAME), OverridesFile.of(config).path());
+        assertTrue(Files.notExists(config.nodeDirectory()), "nothing lasting in shared memory");
+
+        final BackendWeights after = new BackendWeights(VIPS);
+        assertEquals(1, after.restore(OverridesFile.of(config).read(new ArrayList<>())));
+        assertTrue(after.entry("web", B1).drained());
+    }
+
+    @Test
+    void movesAnOlderControllersFileOutOfSharedMemoryOnce() throws IOException
+    {
+        final Path legacy = dir.resolve("shm/lb1").resolve(OverridesFile.FILE_NAME);
+        final BackendWeights before = new BackendWeights(VIPS);
+        before.drain("web", "be2");
+        new OverridesFile(legacy).write(before.overrides());
+        final OverridesFile file = new OverridesFile(dir.resolve("state/lb1").resolve(OverridesFile.FILE_NAME));
+
+        assertTrue(file.migrateFrom(legacy));
+        assertTrue(Files.notExists(legacy));
+        assertEquals(1, new BackendWeights(VIPS).restore(file.read(new ArrayList<>())));
+        new OverridesFile(legacy).write(List.of());
+        assertEquals(false, file.migrateFrom(legacy), "an existing file in the state directory wins");
+        assertEquals(1, file.read(new ArrayList<>()).size());
     }
 }

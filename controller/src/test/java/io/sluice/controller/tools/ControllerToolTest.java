@@ -50,7 +50,7 @@ class ControllerToolTest
     {
         final Path file = dir.resolve("node.yaml");
         Files.writeString(file, """
-            node: {name: lb1}
+            node: {name: lb1, state_dir: %s}
             forwarder:
               eal_args: ["--no-huge", "--vdev=net_null0"]
               ports: [{name: net_null0}]
@@ -60,7 +60,7 @@ class ControllerToolTest
               counters_dir: %s
             controller:
               metrics: {address: 127.0.0.1, port: %d}
-            """.formatted(dir.resolve("shm"), port));
+            """.formatted(dir.resolve("state"), dir.resolve("shm"), port));
         return file;
     }
 
