@@ -752,15 +752,17 @@ drill_backend_flap() {
     report backend-flap --backend be2 --toggles "$toggles" --nodes "$WORK/drill9-nodes.txt" --hold "$WORK/hold9.json" \
         --result "$RESULTS/24-backend-flap.json"
     check_result 24-backend-flap
+}
+
 # forwarder_started_after LB N: the forwarder's log shows more than N starts.
 forwarder_started_after() { (($(grep -c " running (" "$WORK/fwd-$1.log" || true) > $2)); }
 
-# Drill 6, the rolling upgrade of docs/operations.md: each node in turn is taken out (its controller stopped with
+# Drill 10, the rolling upgrade of docs/operations.md: each node in turn is taken out (its controller stopped with
 # SIGTERM: withdraw, drain_time, ExaBGP stopped), its forwarder restarted, its controller started again; the next
 # node goes only once this one announces the VIP again. Long-lived connections must all survive on their backend.
 drill_rolling_restart() {
-    PHASE="drill 6"
-    section "Drill 6: rolling restart: each node's controller and forwarder restarted, one node after the other"
+    PHASE="drill 10"
+    section "Drill 10: rolling restart: each node's controller and forwarder restarted, one node after the other"
     if [[ $ROUTING != bgp ]]; then
         jq -n '{ok: false, skipped: "no BGP: nothing would withdraw a node before its restart"}' \
             >"$RESULTS/08-rolling-restart.json"
@@ -768,7 +770,7 @@ drill_rolling_restart() {
         check_result 08-rolling-restart
         return
     fi
-    hold_start hold6 --connections 32
+    hold_start hold10 --connections 32
     # The route's next hops every 100 ms during the drill (bounded: 1,400 samples).
     rm -f "$WORK/rollwatch.stop"
     (for ((i = 0; i < 1400; i++)); do
@@ -801,8 +803,8 @@ drill_rolling_restart() {
     done
     touch "$WORK/rollwatch.stop"
     wait "$watcher" || true
-    client_stop hold6
-    report rolling-restart --hold "$WORK/hold6.json" --routes "$WORK/rollwatch.txt" --nodes "$WORK/rolling-nodes.txt" \
+    client_stop hold10
+    report rolling-restart --hold "$WORK/hold10.json" --routes "$WORK/rollwatch.txt" --nodes "$WORK/rolling-nodes.txt" \
         --result "$RESULTS/08-rolling-restart.json"
     check_result 08-rolling-restart
 }
