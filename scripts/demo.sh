@@ -9,7 +9,8 @@
 #   --keep-going  run every drill even after one missed its target (default: stop at the first miss)
 # Exit status: 0 when every drill met its target, 1 otherwise, 2 for bad arguments or a missing prerequisite.
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
-# SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic bad drill1..5).
+# SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic bad drill1..5 metrics);
+# SLUICE_DEMO_PLOT=FILE.png keeps the metrics step's plot of the dashboard's series.
 set -euo pipefail
 
 usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
@@ -542,6 +543,76 @@ drill_controller_restart() {
     check_result 06-controller-restart
 }
 
+# --- metrics: a real Prometheus scrapes both controllers (deploy/prometheus, deploy/grafana) ----------------------
+
+NS_PROM=sd-prom # Prometheus's namespace: a management link to each forwarder node, apart from the data links
+PROM_URL=http://127.0.0.1:9090
+mgmt_ip() { echo "10.30.$(index_of "$1").2"; }    # the node's end of its management link
+mgmt_peer_ip() { echo "10.30.$(index_of "$1").1"; }
+
+# Prometheus in its own namespace, scraping every controller each second over the management links and
+# evaluating deploy/prometheus/sluice-rules.yml; stopped by prometheus_stop or the cleanup trap.
+prometheus_start() {
+    local lb ns
+    ip netns add "$NS_PROM"
+    ip -n "$NS_PROM" link set lo up
+    for lb in "${LB_NAMES[@]}"; do
+        ns=$(ns_of "$lb")
+        ip -n "$ns" link add m-prom type veth peer name "m-$lb" netns "$NS_PROM"
+        ip -n "$ns" addr add "$(mgmt_ip "$lb")/24" dev m-prom
+        ip -n "$ns" link set m-prom up
+        ip -n "$NS_PROM" addr add "$(mgmt_peer_ip "$lb")/24" dev "m-$lb"
+        ip -n "$NS_PROM" link set "m-$lb" up
+    done
+    {
+        printf 'global: {scrape_interval: 1s, evaluation_interval: 1s}
+'
+        printf 'rule_files: ["%s"]
+' "$ROOT/deploy/prometheus/sluice-rules.yml"
+        printf 'scrape_configs:
+  - job_name: sluice
+    scrape_timeout: 900ms
+    static_configs:
+'
+        for lb in "${LB_NAMES[@]}"; do
+            printf '      - {targets: ["%s:9100"], labels: {node: %s}}
+' "$(mgmt_ip "$lb")" "$lb"
+        done
+    } >"$WORK/prometheus.yml"
+    promtool check config "$WORK/prometheus.yml" >>"$WORK/prometheus.log" 2>&1 ||
+        { cat "$WORK/prometheus.log" >&2; return 1; }
+    start prometheus "$NS_PROM" prometheus --config.file="$WORK/prometheus.yml"         --storage.tsdb.path="$WORK/prometheus-data" --web.listen-address=127.0.0.1:9090 --log.level=warn
+    ip netns exec "$NS_PROM" "$PY" "$DEMO/metrics.py" wait-up --url "$PROM_URL" --targets "${#LB_NAMES[@]}"         --max-seconds 30
+}
+
+prometheus_stop() { stop prometheus TERM 10; }
+
+phase_metrics() {
+    PHASE=metrics
+    section "Metrics: a Prometheus server scrapes both controllers every second; dashboard queries and alert rules"
+    local t_before t_start t_end t_after lb
+    prometheus_start
+    say "Prometheus up in $NS_PROM, scraping $(for lb in "${LB_NAMES[@]}"; do printf '%s ' "$(mgmt_ip "$lb"):9100"; done)"
+    sleep 2
+    snapshot metrics-before
+    sleep 2.5 # scrapes after the snapshot, of counters that no longer move
+    t_before=$(now)
+    t_start=$(now)
+    client requests --vip "$VIP" --count 360 --rate 60 --concurrency 4 --out "$WORK/metrics-traffic.json"         --max-seconds 60
+    t_end=$(now)
+    sleep 1.5 # the last connections' closing packets
+    snapshot metrics-after
+    for lb in "${LB_NAMES[@]}"; do
+        status_json "$lb" >"$WORK/status-$lb.json" || echo '{}' >"$WORK/status-$lb.json"
+    done
+    sleep 2.5
+    t_after=$(now)
+    ip netns exec "$NS_PROM" "$PY" "$DEMO/metrics.py" check --url "$PROM_URL" --t-before "$t_before"         --t-after "$t_after" --t-start "$t_start" --t-end "$t_end" --before "$SNAP/metrics-before"         --after "$SNAP/metrics-after" --status-dir "$WORK" --route "$(ip -n "$NS_ROUTER" route show "$VIP/32")"         --client "$WORK/metrics-traffic.json" --dashboard "$ROOT/deploy/grafana/dashboards/sluice-fleet.json"         --plot "$WORK/dashboard.png" --result "$RESULTS/08-metrics.json"
+    [[ -n ${SLUICE_DEMO_PLOT:-} && -f $WORK/dashboard.png ]] && cp "$WORK/dashboard.png" "$SLUICE_DEMO_PLOT"
+    prometheus_stop
+    check_result 08-metrics
+}
+
 # SLUICE_DEMO_ONLY="traffic drill3 ..." runs only the named steps after the set-up (for working on one drill).
 step() {
     [[ -z ${SLUICE_DEMO_ONLY:-} || " $SLUICE_DEMO_ONLY " == *" $1 "* ]] || return 0
@@ -564,5 +635,6 @@ step bad bad_input_finish
 step drill3 drill_forwarder_failure
 step drill4 drill_backend_added
 step drill5 drill_controller_restart
+step metrics phase_metrics
 step pause pause "${SLUICE_DEMO_PAUSE:-0}"
 finish

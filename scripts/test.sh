@@ -36,6 +36,10 @@ if [[ -z "$c_sum" || "$c_sum" != "$java_sum" ]]; then
 fi
 echo "Maglev cross-check: C and Java tables identical (checksum $c_sum)"
 
+log "alert rules: promtool check config/rules and the rules' unit tests (deploy/prometheus)"
+promtool check config deploy/prometheus/prometheus.yml
+promtool test rules deploy/prometheus/tests/sluice-rules-test.yml
+
 log "end to end: demo topology, failure drills, malformed frames (scripts/e2e-test.sh)"
 scripts/e2e-test.sh
 

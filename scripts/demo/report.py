@@ -503,6 +503,7 @@ DRILLS = [
     ("05-backend-added", "backend_added", "4. backend added"),
     ("06-controller-restart", "controller_restart", "5. controller restart"),
     ("07-bad-input", "bad_input", "bad input on the wire"),
+    ("08-metrics", "metrics", "metrics (Prometheus)"),
 ]
 
 
@@ -542,6 +543,7 @@ def cmd_summary(args):
         "broken_connections")
     summary["bad_frames_sent"] = summary["drills"].get("bad_input", {}).get("bad_frames_sent")
     summary["bad_frames_accounted"] = summary["drills"].get("bad_input", {}).get("bad_frames_accounted")
+    summary["prometheus_scrape_ok"] = bool(summary["drills"].get("metrics", {}).get("scrape_ok"))
     summary["elapsed_s"] = round(float(args.elapsed), 1)
     if args.stopped_during != "done":
         summary["stopped_during"] = args.stopped_during
@@ -581,6 +583,10 @@ def brief(key, r):
         return "  %d bad frames sent, %d accounted for; %d requests after, %d failed" % (
             r.get("bad_frames_sent", 0), r.get("bad_frames_accounted", 0), r.get("requests_after", 0),
             r.get("failed_requests_after", -1))
+    if key == "metrics":
+        return "  scrapes %s; packets per backend %s; fingerprints agree %s; %d dashboard queries, %d empty" % (
+            "ok" if r.get("scrape_ok") else "FAILED", "agree" if r.get("packets_agree") else "DIFFER",
+            r.get("maglev_fingerprints_agree"), r.get("dashboard_queries", 0), len(r.get("dashboard_empty_queries", [])))
     return ""
 
 

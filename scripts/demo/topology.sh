@@ -167,7 +167,7 @@ controller:
   health_checks: {type: http, path: /healthz, interval: 1s, timeout: 500ms, rise: 2, fall: 2}
   forwarder_liveness_timeout: 3s
   drain_time: 2s
-  metrics: {address: 127.0.0.1, port: 9100}
+  metrics: {address: 0.0.0.0, port: 9100} # also on the management link the demo's Prometheus scrapes
   bgp:
     local_as: $LB_AS
     peer_as: $ROUTER_AS

@@ -222,7 +222,8 @@ public final class Forwarder implements AutoCloseable
         final int workers = f.workers().size();
         final int perWorker = 64 + 2 * (f.maxVips() + f.maxBackends());
         // Freed ids wait before reuse: leave room for a burst of changes.
-        return (workers * perWorker + 8 * f.ports().size() + 16) * 5 / 4;
+        // Per port its 8 counters; per VIP its Maglev fingerprint.
+        return (workers * perWorker + 8 * f.ports().size() + f.maxVips() + 16) * 5 / 4;
     }
 
     private void startControl()
