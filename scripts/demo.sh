@@ -565,32 +565,35 @@ prometheus_start() {
         ip -n "$NS_PROM" link set "m-$lb" up
     done
     {
-        printf 'global: {scrape_interval: 1s, evaluation_interval: 1s}
-'
-        printf 'rule_files: ["%s"]
-' "$ROOT/deploy/prometheus/sluice-rules.yml"
-        printf 'scrape_configs:
-  - job_name: sluice
-    scrape_timeout: 900ms
-    static_configs:
-'
+        printf 'global: {scrape_interval: 1s, evaluation_interval: 1s}\n'
+        printf 'rule_files: ["%s"]\n' "$ROOT/deploy/prometheus/sluice-rules.yml"
+        printf 'scrape_configs:\n  - job_name: sluice\n    scrape_timeout: 900ms\n    static_configs:\n'
         for lb in "${LB_NAMES[@]}"; do
-            printf '      - {targets: ["%s:9100"], labels: {node: %s}}
-' "$(mgmt_ip "$lb")" "$lb"
+            printf '      - {targets: ["%s:9100"], labels: {node: %s}}\n' "$(mgmt_ip "$lb")" "$lb"
         done
     } >"$WORK/prometheus.yml"
     promtool check config "$WORK/prometheus.yml" >>"$WORK/prometheus.log" 2>&1 ||
         { cat "$WORK/prometheus.log" >&2; return 1; }
-    start prometheus "$NS_PROM" prometheus --config.file="$WORK/prometheus.yml"         --storage.tsdb.path="$WORK/prometheus-data" --web.listen-address=127.0.0.1:9090 --log.level=warn
-    ip netns exec "$NS_PROM" "$PY" "$DEMO/metrics.py" wait-up --url "$PROM_URL" --targets "${#LB_NAMES[@]}"         --max-seconds 30
+    start prometheus "$NS_PROM" prometheus --config.file="$WORK/prometheus.yml" \
+        --storage.tsdb.path="$WORK/prometheus-data" --web.listen-address=127.0.0.1:9090 --log.level=warn
+    ip netns exec "$NS_PROM" "$PY" "$DEMO/metrics.py" wait-up --url "$PROM_URL" --targets "${#LB_NAMES[@]}" \
+        --max-seconds 30
 }
 
 prometheus_stop() { stop prometheus TERM 10; }
 
+# drain_on NODE drain|undrain BACKEND: changes one backend of the VIP web on one node only.
+drain_on() {
+    local lb=$1 action=$2 be=$3 want=true
+    [[ $action == drain ]] || want=false
+    ip netns exec "$(ns_of "$lb")" "$SLUICE" "$action" --config "$WORK/$lb.yaml" web "$be" >>"$WORK/drain.log" 2>&1
+    wait_for 10 "$lb to show $be ${action}ed" backend_is "$lb" web "$be" drained "$want"
+}
+
 phase_metrics() {
     PHASE=metrics
     section "Metrics: a Prometheus server scrapes both controllers every second; dashboard queries and alert rules"
-    local t_before t_start t_end t_after lb
+    local t_before t_start t_end t_after t_drained t_undrained lb
     prometheus_start
     say "Prometheus up in $NS_PROM, scraping $(for lb in "${LB_NAMES[@]}"; do printf '%s ' "$(mgmt_ip "$lb"):9100"; done)"
     sleep 2
@@ -598,7 +601,8 @@ phase_metrics() {
     sleep 2.5 # scrapes after the snapshot, of counters that no longer move
     t_before=$(now)
     t_start=$(now)
-    client requests --vip "$VIP" --count 360 --rate 60 --concurrency 4 --out "$WORK/metrics-traffic.json"         --max-seconds 60
+    client requests --vip "$VIP" --count 360 --rate 60 --concurrency 4 --out "$WORK/metrics-traffic.json" \
+        --max-seconds 60
     t_end=$(now)
     sleep 1.5 # the last connections' closing packets
     snapshot metrics-after
@@ -607,7 +611,20 @@ phase_metrics() {
     done
     sleep 2.5
     t_after=$(now)
-    ip netns exec "$NS_PROM" "$PY" "$DEMO/metrics.py" check --url "$PROM_URL" --t-before "$t_before"         --t-after "$t_after" --t-start "$t_start" --t-end "$t_end" --before "$SNAP/metrics-before"         --after "$SNAP/metrics-after" --status-dir "$WORK" --route "$(ip -n "$NS_ROUTER" route show "$VIP/32")"         --client "$WORK/metrics-traffic.json" --dashboard "$ROOT/deploy/grafana/dashboards/sluice-fleet.json"         --plot "$WORK/dashboard.png" --result "$RESULTS/08-metrics.json"
+    # The nodes disagree for a moment: be3 drained on lb1 only changes lb1's table, and so its fingerprint.
+    drain_on lb1 drain be3
+    sleep 3 # scrapes and rule evaluations of the new table
+    t_drained=$(now)
+    drain_on lb1 undrain be3
+    sleep 3
+    t_undrained=$(now)
+    say "be3 drained on lb1 only for about $(printf '%.0f' "$(elapsed "$t_drained")") s, then undrained"
+    ip netns exec "$NS_PROM" "$PY" "$DEMO/metrics.py" check --url "$PROM_URL" --t-before "$t_before" \
+        --t-after "$t_after" --t-drained "$t_drained" --t-undrained "$t_undrained" --t-start "$t_start" \
+        --t-end "$t_end" --before "$SNAP/metrics-before" --after "$SNAP/metrics-after" --status-dir "$WORK" \
+        --route "$(ip -n "$NS_ROUTER" route show "$VIP/32")" --client "$WORK/metrics-traffic.json" \
+        --dashboard "$ROOT/deploy/grafana/dashboards/sluice-fleet.json" --plot "$WORK/dashboard.png" \
+        --result "$RESULTS/08-metrics.json"
     [[ -n ${SLUICE_DEMO_PLOT:-} && -f $WORK/dashboard.png ]] && cp "$WORK/dashboard.png" "$SLUICE_DEMO_PLOT"
     prometheus_stop
     check_result 08-metrics

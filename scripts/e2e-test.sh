@@ -137,6 +137,9 @@ check "VIP announced state in Prometheus = the controllers' status = the router'
 value "Maglev fingerprints" '.drills.metrics.maglev_fingerprints'
 check "both nodes' Maglev fingerprints of each VIP are equal (and equal to the counters file's)" \
     '.drills.metrics.maglev_fingerprints_agree == true and (.drills.metrics.maglev_fingerprints | length) >= 2'
+value "be3 drained on lb1 only" '.drills.metrics.maglev_disagreement'
+check "a backend drained on one node only: fingerprints differ, SluiceMaglevTablesDiffer pending, then equal again" \
+    '.drills.metrics.maglev_disagreement_seen == true'
 check "mbuf pools sampled on both nodes, some mbufs free" '.drills.metrics.mbufs_ok == true'
 check "every dashboard panel's expression returns data" \
     '.drills.metrics.dashboard_queries > 10 and (.drills.metrics.dashboard_empty_queries | length) == 0'

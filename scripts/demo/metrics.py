@@ -4,8 +4,10 @@ measured itself (sluice stats, the controllers' status, the router's route), eve
 alert rules loaded and healthy, and a plot of the dashboard's main series. Runs inside the Prometheus namespace.
 
   metrics.py wait-up --url U --targets N [--max-seconds S]
-  metrics.py check --url U --t-before T --t-after T --t-start T --t-end T --before P --after P --status-dir D
-                   --route TEXT --client F --dashboard F --plot PNG --result F
+  metrics.py check --url U --t-before T --t-after T --t-drained T --t-undrained T --t-start T --t-end T
+                   --before P --after P --status-dir D --route TEXT --client F --dashboard F --plot PNG --result F
+
+At --t-drained one backend of the VIP is drained on lb1 only (the nodes' tables differ), at --t-undrained no more.
 
 P is a snapshot prefix (P.lb1.json, P.lb2.json: sluice stats --json); D holds status-lb1.json, status-lb2.json.
 """
@@ -149,6 +151,25 @@ def cmd_check(args):
         for vip in vips)
     result["maglev_fingerprints_agree"] = fingerprints_agree
 
+    # While lb1 alone had a backend drained: its fingerprint differed and the rule's alert was pending; afterwards
+    # the fingerprints are back to the values before (a table depends only on its backends).
+    drained = by_label(instant(url, 'sluice_vip_maglev_fingerprint{vip="%s"}' % VIP, args.t_drained), "node")
+    undrained = by_label(instant(url, 'sluice_vip_maglev_fingerprint{vip="%s"}' % VIP, args.t_undrained), "node")
+    pending = by_label(instant(url, 'ALERTS{alertname="SluiceMaglevTablesDiffer"}', args.t_drained), "vip",
+                       "alertstate")
+    pending_after = instant(url, 'ALERTS{alertname="SluiceMaglevTablesDiffer"}', args.t_undrained)
+    before_drain = {n: v for (n, vip), v in fingerprints.items() if vip == VIP}
+    result["maglev_disagreement"] = {
+        "fingerprints_drained_on_lb1": {n: "%013x" % int(v) for n, v in sorted(drained.items())},
+        "fingerprints_undrained": {n: "%013x" % int(v) for n, v in sorted(undrained.items())},
+        "alert_while_drained": ["%s %s" % k for k in sorted(pending)],
+        "alerts_after": len(pending_after),
+    }
+    disagreement_seen = (len(drained) == 2 and drained.get("lb1") != drained.get("lb2") and
+                         drained.get("lb2") == before_drain.get("lb2") and (VIP, "pending") in pending and
+                         undrained == before_drain and not pending_after)
+    result["maglev_disagreement_seen"] = disagreement_seen
+
     # Mbuf pools: sampled, some free.
     available = by_label(instant(url, "sluice_port_mbufs_available", args.t_after), "node", "port")
     totals = by_label(instant(url, "sluice_port_mbufs_total", args.t_after), "node", "port")
@@ -187,7 +208,7 @@ def cmd_check(args):
 
     result["plot"] = plot(url, args.t_start - 3, args.t_after, args.plot)
     result["ok"] = (scrape_ok and packets_agree and pps_agree and announced_agree and fingerprints_agree and mbufs_ok
-                    and dashboard_ok and rules_ok and bool(result["plot"]))
+                    and disagreement_seen and dashboard_ok and rules_ok and bool(result["plot"]))
     line("Prometheus scraped %s: %s" % (", ".join(sorted(result["targets"])), ", ".join(
         "%s %s (%d series, %.1f ms)" % (n, t["health"], result["series_per_node"].get(n, 0),
                                         1000 * t["last_scrape_duration_s"]) for n, t in sorted(result["targets"].items()))))
@@ -199,6 +220,10 @@ def cmd_check(args):
     line("VIP announced (Prometheus): %s; the controllers' status agrees: %s; router next hops %d" % (
         json.dumps(result["vip_announced_prometheus"]), "yes" if announced == status_announced else "NO", next_hops))
     line("Maglev fingerprints: %s" % json.dumps(result["maglev_fingerprints"]))
+    line("be3 drained on lb1 only: fingerprints %s, alert %s; undrained: %s, %d alerts" % (
+        json.dumps(result["maglev_disagreement"]["fingerprints_drained_on_lb1"]),
+        ", ".join(result["maglev_disagreement"]["alert_while_drained"]) or "NONE",
+        json.dumps(result["maglev_disagreement"]["fingerprints_undrained"]), len(pending_after)))
     line("mbufs free/total: %s" % json.dumps(result["mbufs"]))
     line("dashboard: %d queries, %d without data%s; alert rules: %d loaded, %d unhealthy; active alerts: %s" % (
         len(panels), len(empty), (" (" + "; ".join(p["panel"] for p in empty) + ")") if empty else "",
@@ -258,7 +283,7 @@ def main():
     for option in ("--url", "--before", "--after", "--status-dir", "--route", "--client", "--dashboard", "--plot",
                    "--result"):
         p.add_argument(option, required=True)
-    for option in ("--t-before", "--t-after", "--t-start", "--t-end"):
+    for option in ("--t-before", "--t-after", "--t-drained", "--t-undrained", "--t-start", "--t-end"):
         p.add_argument(option, type=float, required=True)
     args = parser.parse_args()
     return cmd_wait_up(args) if args.command == "wait-up" else cmd_check(args)
