@@ -10,7 +10,8 @@
 # Exit status: 0 when every drill met its target, 1 otherwise, 2 for bad arguments or a missing prerequisite.
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
 # SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic bad drill1..5,
-# exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart).
+# metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart);
+# SLUICE_DEMO_PLOT=FILE.png keeps the metrics step's plot of the dashboard's series.
 set -euo pipefail
 
 usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
@@ -809,6 +810,117 @@ drill_rolling_restart() {
     check_result 08-rolling-restart
 }
 
+# --- metrics: a real Prometheus scrapes both controllers (deploy/prometheus, deploy/grafana) ----------------------
+
+NS_PROM=sd-prom # Prometheus's namespace: a management link to each forwarder node, apart from the data links
+PROM_URL=http://127.0.0.1:9090
+mgmt_ip() { echo "10.30.$(index_of "$1").2"; }    # the node's end of its management link
+mgmt_peer_ip() { echo "10.30.$(index_of "$1").1"; }
+
+# Prometheus in its own namespace, scraping every controller each second over the management links and
+# evaluating deploy/prometheus/sluice-rules.yml; stopped by prometheus_stop or the cleanup trap.
+prometheus_start() {
+    local lb ns
+    ip netns add "$NS_PROM"
+    ip -n "$NS_PROM" link set lo up
+    for lb in "${LB_NAMES[@]}"; do
+        ns=$(ns_of "$lb")
+        ip -n "$ns" link add m-prom type veth peer name "m-$lb" netns "$NS_PROM"
+        ip -n "$ns" addr add "$(mgmt_ip "$lb")/24" dev m-prom
+        ip -n "$ns" link set m-prom up
+        ip -n "$NS_PROM" addr add "$(mgmt_peer_ip "$lb")/24" dev "m-$lb"
+        ip -n "$NS_PROM" link set "m-$lb" up
+    done
+    {
+        printf 'global: {scrape_interval: 1s, evaluation_interval: 1s}\n'
+        printf 'rule_files: ["%s"]\n' "$ROOT/deploy/prometheus/sluice-rules.yml"
+        printf 'scrape_configs:\n  - job_name: sluice\n    scrape_timeout: 900ms\n    static_configs:\n'
+        for lb in "${LB_NAMES[@]}"; do
+            printf '      - {targets: ["%s:9100"], labels: {node: %s}}\n' "$(mgmt_ip "$lb")" "$lb"
+        done
+    } >"$WORK/prometheus.yml"
+    promtool check config "$WORK/prometheus.yml" >>"$WORK/prometheus.log" 2>&1 ||
+        { cat "$WORK/prometheus.log" >&2; return 1; }
+    start prometheus "$NS_PROM" prometheus --config.file="$WORK/prometheus.yml" \
+        --storage.tsdb.path="$WORK/prometheus-data" --web.listen-address=127.0.0.1:9090 --log.level=warn
+    ip netns exec "$NS_PROM" "$PY" "$DEMO/metrics.py" wait-up --url "$PROM_URL" --targets "${#LB_NAMES[@]}" \
+        --max-seconds 30
+}
+
+prometheus_stop() { stop prometheus TERM 10; }
+
+# drain_on NODE drain|undrain BACKEND: changes one backend of the VIP web on one node only.
+drain_on() {
+    local lb=$1 action=$2 be=$3 want=true
+    [[ $action == drain ]] || want=false
+    ip netns exec "$(ns_of "$lb")" "$SLUICE" "$action" --config "$WORK/$lb.yaml" web "$be" >>"$WORK/drain.log" 2>&1
+    wait_for 10 "$lb to show $be ${action}ed" backend_is "$lb" web "$be" drained "$want"
+}
+
+# web_backend_packets NAME: the packets of each backend of the VIP web on both nodes, in snapshot NAME.
+web_backend_packets() {
+    local lb
+    for lb in "${LB_NAMES[@]}"; do
+        jq -c --arg lb "$lb" '[.backends[]? | select(.vip | startswith("web ")) | [$lb, .backend, .packets]]' \
+            "$SNAP/$1.$lb.json" 2>/dev/null || echo '?'
+    done
+}
+
+# quiet_snapshot NAME: takes snapshot NAME once the backends' counters stand still for 2.5 s (two snapshots that
+# agree, at most 5 tries) and sets QUIET_AT to a moment in between: Prometheus's latest scrape before QUIET_AT
+# then saw the same values as the snapshot.
+quiet_snapshot() {
+    local name=$1 try lb
+    snapshot "$name"
+    for ((try = 0; try < 5; try++)); do
+        sleep 2.5 # at least two scrapes
+        QUIET_AT=$(now)
+        snapshot "$name-again"
+        [[ $(web_backend_packets "$name") == "$(web_backend_packets "$name-again")" ]] && return 0
+        for lb in "${LB_NAMES[@]}"; do
+            cp "$SNAP/$name-again.$lb.json" "$SNAP/$name.$lb.json"
+        done
+    done
+    say "NOTE: the backends' counters kept moving; comparing with Prometheus anyway"
+}
+
+phase_metrics() {
+    PHASE=metrics
+    section "Metrics: a Prometheus server scrapes both controllers every second; dashboard queries and alert rules"
+    local t_before t_start t_end t_after t_drained t_undrained lb QUIET_AT
+    prometheus_start
+    say "Prometheus up in $NS_PROM, scraping $(for lb in "${LB_NAMES[@]}"; do printf '%s ' "$(mgmt_ip "$lb"):9100"; done)"
+    quiet_snapshot metrics-before
+    t_before=$QUIET_AT
+    t_start=$(now)
+    client requests --vip "$VIP" --count 360 --rate 60 --concurrency 4 --out "$WORK/metrics-traffic.json" \
+        --max-seconds 60
+    t_end=$(now)
+    sleep 1.5 # the last connections' closing packets
+    for lb in "${LB_NAMES[@]}"; do
+        status_json "$lb" >"$WORK/status-$lb.json" || echo '{}' >"$WORK/status-$lb.json"
+    done
+    quiet_snapshot metrics-after
+    t_after=$QUIET_AT
+    # The nodes disagree for a moment: be3 drained on lb1 only changes lb1's table, and so its fingerprint.
+    drain_on lb1 drain be3
+    sleep 3 # scrapes and rule evaluations of the new table
+    t_drained=$(now)
+    drain_on lb1 undrain be3
+    sleep 3
+    t_undrained=$(now)
+    say "be3 drained on lb1 only for about $(printf '%.0f' "$(elapsed "$t_drained")") s, then undrained"
+    ip netns exec "$NS_PROM" "$PY" "$DEMO/metrics.py" check --url "$PROM_URL" --t-before "$t_before" \
+        --t-after "$t_after" --t-drained "$t_drained" --t-undrained "$t_undrained" --t-start "$t_start" \
+        --t-end "$t_end" --before "$SNAP/metrics-before" --after "$SNAP/metrics-after" --status-dir "$WORK" \
+        --route "$(ip -n "$NS_ROUTER" route show "$VIP/32")" --client "$WORK/metrics-traffic.json" \
+        --dashboard "$ROOT/deploy/grafana/dashboards/sluice-fleet.json" --plot "$WORK/dashboard.png" \
+        --result "$RESULTS/08-metrics.json"
+    [[ -n ${SLUICE_DEMO_PLOT:-} && -f $WORK/dashboard.png ]] && cp "$WORK/dashboard.png" "$SLUICE_DEMO_PLOT"
+    prometheus_stop
+    check_result 08-metrics
+}
+
 # SLUICE_DEMO_ONLY="traffic drill3 ..." runs only the named steps after the set-up (for working on one drill).
 step() {
     [[ -z ${SLUICE_DEMO_ONLY:-} || " $SLUICE_DEMO_ONLY " == *" $1 "* ]] || return 0
@@ -831,6 +943,7 @@ step bad bad_input_finish
 step drill3 drill_forwarder_failure
 step drill4 drill_backend_added
 step drill5 drill_controller_restart
+step metrics phase_metrics
 step exabgp-kill drill_exabgp_kill
 step bird-restart drill_bird_restart
 step forwarder-resync drill_forwarder_resync

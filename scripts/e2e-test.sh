@@ -172,6 +172,30 @@ check "connections to the other backends untouched" \
     '.drills.backend_flap.long_lived_on_other_backends > 0 and .drills.backend_flap.broken_on_other_backends == 0 and .drills.backend_flap.changed_on_other_backends == 0'
 check "drill outcome ok" '.drills.backend_flap.ok == true'
 
+echo "metrics: a real Prometheus scrapes both controllers (deploy/prometheus, deploy/grafana)"
+check "prometheus_scrape_ok: both controllers scraped without error" '.prometheus_scrape_ok == true'
+value "packets per backend over the load, both nodes (Prometheus / sluice stats)" \
+    '[.drills.metrics.per_backend_packets_prometheus, .drills.metrics.per_backend_packets_demo]'
+check "Prometheus's per-backend packet counts equal the counters the demo read itself" \
+    '.drills.metrics.packets_agree == true and ([.drills.metrics.per_backend_packets_demo[]] | add) > 0'
+value "packets/s per backend (Prometheus rate() / sluice stats)" \
+    '[.drills.metrics.per_backend_pps_prometheus, .drills.metrics.per_backend_pps_demo]'
+check "Prometheus's per-backend packet rates agree with the demo's (within 35%)" '.drills.metrics.pps_agree == true'
+check "VIP announced state in Prometheus = the controllers' status = the router's two next hops" \
+    '.drills.metrics.announced_agree == true and .drills.metrics.route_next_hops == 2'
+value "Maglev fingerprints" '.drills.metrics.maglev_fingerprints'
+check "both nodes' Maglev fingerprints of each VIP are equal (and equal to the counters file's)" \
+    '.drills.metrics.maglev_fingerprints_agree == true and (.drills.metrics.maglev_fingerprints | length) >= 2'
+value "be3 drained on lb1 only" '.drills.metrics.maglev_disagreement'
+check "a backend drained on one node only: fingerprints differ, SluiceMaglevTablesDiffer pending, then equal again" \
+    '.drills.metrics.maglev_disagreement_seen == true'
+check "mbuf pools sampled on both nodes, some mbufs free" '.drills.metrics.mbufs_ok == true'
+check "every dashboard panel's expression returns data" \
+    '.drills.metrics.dashboard_queries > 10 and (.drills.metrics.dashboard_empty_queries | length) == 0'
+check "every alert rule loaded and evaluates without error" \
+    '.drills.metrics.alert_rules >= 12 and (.drills.metrics.alert_rules_unhealthy | length) == 0'
+check "drill outcome ok" '.drills.metrics.ok == true'
+
 echo "afterwards"
 check "the demo reports no leftovers" '.no_leftovers == true'
 if ip netns list | grep -q '^sd-' || compgen -G "/dev/shm/sluice-demo" >/dev/null ||

@@ -42,6 +42,9 @@ log "backend set-up: kernel path as --dry-run, gredecap path in namespaces (scri
 scripts/tests/backend-setup-test.sh
 log "release package: build, run unpacked, install, systemd-analyze verify, a drain across a restart (scripts/tests/package-test.sh)"
 scripts/tests/package-test.sh
+log "alert rules: promtool check config/rules and the rules' unit tests (deploy/prometheus)"
+promtool check config deploy/prometheus/prometheus.yml
+promtool test rules deploy/prometheus/tests/sluice-rules-test.yml
 
 log "end to end: demo topology, failure drills, malformed frames (scripts/e2e-test.sh)"
 scripts/e2e-test.sh

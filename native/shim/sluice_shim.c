@@ -318,6 +318,11 @@ SLUICE_API uint32_t sluice_mempool_avail(uint64_t pool)
 	return pool == 0 ? 0 : rte_mempool_avail_count(as_pool(pool));
 }
 
+SLUICE_API uint32_t sluice_mempool_size(uint64_t pool)
+{
+	return pool == 0 ? 0 : as_pool(pool)->size;
+}
+
 /* ---- Ports ----------------------------------------------------------------------------------------- */
 
 SLUICE_API int32_t sluice_port_count(void)

@@ -218,6 +218,10 @@ SLUICE_API void sluice_mempool_free(uint64_t pool);
  * Returns 0 for pool 0. */
 SLUICE_API uint32_t sluice_mempool_avail(uint64_t pool);
 
+/* Mbufs the pool holds in all, free or in use (the pool's size); with sluice_mempool_avail() the fill level a
+ * control thread samples for the counters file. Returns 0 for pool 0. */
+SLUICE_API uint32_t sluice_mempool_size(uint64_t pool);
+
 /* ---- Ports ----------------------------------------------------------------------------------------- */
 
 /* Number of ports EAL found (PCI devices and --vdev devices). */

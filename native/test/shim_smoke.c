@@ -287,6 +287,8 @@ static void check_pool_full(uint64_t pool, const char *name)
 	uint32_t avail = sluice_mempool_avail(pool);
 
 	check(avail == POOL_MBUFS, name, "%" PRIu32 " of %u mbufs free", avail, POOL_MBUFS);
+	check(sluice_mempool_size(pool) == POOL_MBUFS, "sluice_mempool_size is the pool's size", "%" PRIu32,
+	      sluice_mempool_size(pool));
 }
 
 /* Receives until a poll comes back empty (vdevs deliver at once). */

@@ -780,6 +780,7 @@ DRILLS = [
     ("23-forwarder-resync", "forwarder_resync", "8. forwarder resync"),
     ("24-backend-flap", "backend_flap", "9. backend flapping"),
     ("08-rolling-restart", "rolling_restart", "10. rolling restart"),
+    ("08-metrics", "metrics", "metrics (Prometheus)"),
 ]
 
 
@@ -819,6 +820,7 @@ def cmd_summary(args):
         "broken_connections")
     summary["bad_frames_sent"] = summary["drills"].get("bad_input", {}).get("bad_frames_sent")
     summary["bad_frames_accounted"] = summary["drills"].get("bad_input", {}).get("bad_frames_accounted")
+    summary["prometheus_scrape_ok"] = bool(summary["drills"].get("metrics", {}).get("scrape_ok"))
     summary["elapsed_s"] = round(float(args.elapsed), 1)
     if args.stopped_during != "done":
         summary["stopped_during"] = args.stopped_during
@@ -880,6 +882,10 @@ def brief(key, r):
         return "  %d bad frames sent, %d accounted for; %d requests after, %d failed" % (
             r.get("bad_frames_sent", 0), r.get("bad_frames_accounted", 0), r.get("requests_after", 0),
             r.get("failed_requests_after", -1))
+    if key == "metrics":
+        return "  scrapes %s; packets per backend %s; fingerprints agree %s; %d dashboard queries, %d empty" % (
+            "ok" if r.get("scrape_ok") else "FAILED", "agree" if r.get("packets_agree") else "DIFFER",
+            r.get("maglev_fingerprints_agree"), r.get("dashboard_queries", 0), len(r.get("dashboard_empty_queries", [])))
     return ""
 
 

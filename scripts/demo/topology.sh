@@ -170,7 +170,7 @@ controller:
   # Short hold-downs, so the backend-flap drill's backend is back within seconds (defaults: 30s up to 10m).
   flap_damping: {max_changes: 4, window: 60s, hold_down: 5s, max_hold_down: 10s}
   drain_time: 2s
-  metrics: {address: 127.0.0.1, port: 9100}
+  metrics: {address: 0.0.0.0, port: 9100} # also on the management link the demo's Prometheus scrapes
   bgp:
     local_as: $LB_AS
     peer_as: $ROUTER_AS

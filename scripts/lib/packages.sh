@@ -8,6 +8,8 @@ SLUICE_BUILD_PACKAGES=(openjdk-17-jdk-headless maven gcc make pkg-config libxxha
 SLUICE_TOPOLOGY_PACKAGES=(bird2 exabgp iproute2 curl python3-scapy ethtool jq)
 # What the operations tests need (scripts/tests/): systemd-analyze for verifying the units.
 SLUICE_OPS_PACKAGES=(systemd jq)
+# The demo's metrics step and the alert-rule tests: a real Prometheus (and promtool), plots of its series.
+SLUICE_TOPOLOGY_PACKAGES+=(prometheus python3-matplotlib)
 
 # package_missing PACKAGE: succeeds when the package's tool or file is not on this machine.
 package_missing() {
@@ -23,6 +25,8 @@ package_missing() {
         iproute2) ! command -v ip >/dev/null ;;
         # Debian's python3: the python3 first on PATH may be another build without scapy.
         python3-scapy) ! /usr/bin/python3 -c 'import scapy' 2>/dev/null ;;
+        prometheus) ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null ;;
+        python3-matplotlib) ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ;;
         *) ! command -v "$1" >/dev/null ;;
     esac
 }

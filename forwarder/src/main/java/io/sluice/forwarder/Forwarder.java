@@ -261,7 +261,7 @@ public final class Forwarder implements AutoCloseable
         processCounters.state(ForwarderState.STARTING);
         forwarderCounters = new ForwarderCounters(allocator, f.workers().size(), SystemEpochClock.INSTANCE);
         final int[] ports = portIds.values().stream().mapToInt(Integer::intValue).toArray();
-        final PortStatsSampler sampler = new PortStatsSampler(shim, ports, allocator);
+        final PortStatsSampler sampler = new PortStatsSampler(shim, ports, portPools(ports), allocator);
         // GET_STATE answers go through the response buffer: leave room for every backend (about 256 bytes each).
         final int responseCapacity = Math.toIntExact(f.responseCapacity());
         controlChannel = ControlChannel.create(
@@ -275,6 +275,25 @@ public final class Forwarder implements AutoCloseable
         applyConfiguredServices();
         controlRunner = new AgentRunner(new SleepingMillisIdleStrategy(1), this::onAgentError, null, controlAgent);
         AgentRunner.startOnThread(controlRunner);
+    }
+
+    // The pool each port was configured with (startDpdk creates one per configured port, in config order).
+    private long[] portPools(final int[] ports)
+    {
+        final long[] byPort = new long[ports.length];
+        final List<PortConfig> configured = config.forwarder().ports();
+        for (int i = 0; i < configured.size() && i < pools.size(); i++)
+        {
+            final int id = portIds.get(configured.get(i).name());
+            for (int p = 0; p < ports.length; p++)
+            {
+                if (ports[p] == id)
+                {
+                    byPort[p] = pools.get(i);
+                }
+            }
+        }
+        return byPort;
     }
 
     // Backends from the config start healthy: the forwarder alone has no health checks. A controller that

@@ -84,7 +84,8 @@ public record ForwarderConfig(
     public long maxCounters()
     {
         final long perWorker = 64 + 2L * (maxVips + maxBackends);
-        return (workers.size() * perWorker + 8L * ports.size() + 16) * 5 / 4;
+        // Per port its 8 counters; per VIP its Maglev fingerprint.
+        return (workers.size() * perWorker + 8L * ports.size() + maxVips + 16) * 5 / 4;
     }
 
     /**

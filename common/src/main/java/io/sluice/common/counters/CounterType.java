@@ -53,6 +53,12 @@ public enum CounterType
 
     VIP_PACKETS(100, Scope.VIP, Kind.COUNTER, "vip packets", "packets", "pps"),
     VIP_BYTES(101, Scope.VIP, Kind.COUNTER, "vip bytes", "bytes", "bytes_per_s"),
+    /**
+     * 52 bits of XXH64 over the VIP's Maglev table with each entry named by its backend's address, not its slot:
+     * every node with the same eligible backends has the same value. One counter per VIP (key worker 0), written
+     * by the control thread when the table is rebuilt.
+     */
+    VIP_MAGLEV_FINGERPRINT(102, Scope.VIP, Kind.VALUE, "vip maglev fingerprint", "maglev_fingerprint", null),
 
     BACKEND_PACKETS(110, Scope.BACKEND, Kind.COUNTER, "backend packets", "packets", "pps"),
     BACKEND_BYTES(111, Scope.BACKEND, Kind.COUNTER, "backend bytes", "bytes", "bytes_per_s"),
@@ -65,6 +71,10 @@ public enum CounterType
     PORT_TX_ERRORS(204, Scope.PORT, Kind.COUNTER, "port tx errors", "tx_errors", "tx_errors_per_s"),
     /** RX mbuf allocation failures (DPDK rx_nombuf). */
     PORT_RX_NOMBUF(205, Scope.PORT, Kind.COUNTER, "port rx nombuf", "rx_nombuf", "rx_nombuf_per_s"),
+    /** Mbufs free in the port's pool, per-lcore caches included (rte_mempool_avail_count), sampled by the control thread. */
+    PORT_MBUFS_AVAILABLE(210, Scope.PORT, Kind.GAUGE, "port mbufs available", "mbufs_available", null),
+    /** Mbufs the port's pool holds in all. */
+    PORT_MBUFS_TOTAL(211, Scope.PORT, Kind.GAUGE, "port mbufs total", "mbufs_total", null),
 
     CONTROL_COMMANDS_APPLIED(300, Scope.PROCESS, Kind.COUNTER, "control commands applied",
         "control_commands_applied", "control_commands_applied_per_s"),

@@ -29,6 +29,7 @@ final class CountersFixture implements AutoCloseable
     final int[][][] vipIds = new int[WORKERS][VIPS.length][2];
     final int[][][][] backendIds = new int[WORKERS][VIPS.length][2][2];
     final int[][] portIds = new int[PORTS.length][];
+    final int[] fingerprintIds = new int[VIPS.length];
     final Map<CounterType, Integer> processIds = new EnumMap<>(CounterType.class);
     int allocated;
 
@@ -70,6 +71,10 @@ final class CountersFixture implements AutoCloseable
                         worker, vip, backendSlot, VIPS[vip], BACKENDS[vip][slot]));
                 }
             }
+        }
+        for (int vip = 0; vip < VIPS.length; vip++)
+        {
+            fingerprintIds[vip] = count(allocator.vipCounter(CounterType.VIP_MAGLEV_FINGERPRINT, 0, vip, VIPS[vip]));
         }
         for (int port = 0; port < PORTS.length; port++)
         {

@@ -55,6 +55,7 @@ public final class ControllerFamilies
         final List<Sample> checks = new ArrayList<>();
         final List<Sample> failures = new ArrayList<>();
         final List<Sample> flaps = new ArrayList<>();
+        final List<Sample> heldDown = new ArrayList<>();
         for (final NodeStatus.VipStatus vip : status.vips())
         {
             announced.add(Sample.of(bit(vip.announced()), "vip", vip.name()));
@@ -79,6 +80,7 @@ public final class ControllerFamilies
                 checks.add(Sample.of(backend.checks(), labels));
                 failures.add(Sample.of(backend.failedChecks(), labels));
                 flaps.add(Sample.of(backend.flaps(), labels));
+                heldDown.add(Sample.of(bit(backend.heldDown()), labels));
             }
         }
         families.add(MetricFamily.gauge("sluice_vip_announced", "1 when the VIP's route is announced over BGP",
@@ -102,6 +104,8 @@ public final class ControllerFamilies
         families.add(MetricFamily.counter("sluice_health_check_failures_total", "Health checks failed", failures));
         families.add(MetricFamily.counter("sluice_backend_flaps_total", "Times flap damping held the backend down",
             flaps));
+        families.add(MetricFamily.gauge("sluice_backend_held_down",
+            "1 while flap damping holds the backend down", heldDown));
         return families;
     }
 

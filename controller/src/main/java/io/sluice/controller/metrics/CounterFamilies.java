@@ -236,6 +236,9 @@ final class CounterFamilies
             "Version of the forwarding snapshot the worker uses.", gauge, 1);
         put(specs, CounterType.VIP_PACKETS, "sluice_vip_packets_total", "Packets received for the VIP.", counter, 1);
         put(specs, CounterType.VIP_BYTES, "sluice_vip_bytes_total", "Bytes received for the VIP.", counter, 1);
+        put(specs, CounterType.VIP_MAGLEV_FINGERPRINT, "sluice_vip_maglev_fingerprint",
+            "52 bits of XXH64 over the VIP's Maglev table by backend address: equal on nodes with the same backends.",
+            gauge, 1);
         put(specs, CounterType.BACKEND_PACKETS, "sluice_backend_packets_total", "Packets forwarded to the backend.",
             counter, 1);
         put(specs, CounterType.BACKEND_BYTES, "sluice_backend_bytes_total", "Bytes forwarded to the backend.",
@@ -252,6 +255,10 @@ final class CounterFamilies
             counter, 1);
         put(specs, CounterType.PORT_RX_NOMBUF, "sluice_port_rx_nombuf_total", "RX mbuf allocation failures.",
             counter, 1);
+        put(specs, CounterType.PORT_MBUFS_AVAILABLE, "sluice_port_mbufs_available",
+            "Mbufs free in the port's pool (per-lcore caches included).", gauge, 1);
+        put(specs, CounterType.PORT_MBUFS_TOTAL, "sluice_port_mbufs_total", "Mbufs the port's pool holds in all.",
+            gauge, 1);
         put(specs, CounterType.CONTROL_COMMANDS_APPLIED, "sluice_control_commands_applied_total",
             "Control commands the forwarder applied.", counter, 1);
         put(specs, CounterType.CONTROL_COMMANDS_REJECTED, "sluice_control_commands_rejected_total",

@@ -6,6 +6,8 @@ import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlServer;
 import io.sluice.common.control.StateResponder;
 import io.sluice.common.counters.CounterWriter;
+import io.sluice.common.maglev.MaglevBackend;
+import io.sluice.common.maglev.MaglevFingerprint;
 import io.sluice.common.maglev.MaglevTable;
 import io.sluice.forwarder.lb.ForwardingSnapshot;
 import io.sluice.forwarder.lb.LoadBalancerState;
@@ -14,7 +16,9 @@ import org.agrona.concurrent.Agent;
 
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -39,6 +43,8 @@ public final class ControlAgent implements Agent, CommandHandler
     private final PrintStream log;
     private final Map<Vip, String> vipNames = new HashMap<>();
     private final Map<Vip, Map<InetAddress, String>> backendNames = new HashMap<>();
+    // The table each VIP index's fingerprint counter was last computed from.
+    private final Map<Integer, MaglevTable> fingerprinted = new HashMap<>();
     private long nextPortSampleMs;
 
     /**
@@ -144,8 +150,29 @@ public final class ControlAgent implements Agent, CommandHandler
         {
             publisher.publish(snapshot);
             process.published(snapshot.version(), buildNs);
+            fingerprintRebuiltTables(snapshot);
         }
         return snapshot;
+    }
+
+    // After the workers have the snapshot: the fingerprint of every table rebuilt since the last one.
+    private void fingerprintRebuiltTables(final ForwardingSnapshot snapshot)
+    {
+        for (final Vip vip : state.vips())
+        {
+            final int index = state.vipIndex(vip);
+            final MaglevTable table = snapshot.maglev(index);
+            if (fingerprinted.get(index) != table)
+            {
+                final List<MaglevBackend> backends = new ArrayList<>();
+                for (final LoadBalancerState.BackendView backend : state.backends(vip))
+                {
+                    backends.add(new MaglevBackend(backend.address().getAddress(), backend.weight(), backend.slot()));
+                }
+                counters.onMaglevFingerprint(index, MaglevFingerprint.of(table, backends));
+                fingerprinted.put(index, table);
+            }
+        }
     }
 
     private void apply(final ControlCommand command, final StateResponder responder)
@@ -192,6 +219,7 @@ public final class ControlAgent implements Agent, CommandHandler
         vipNames.put(vip, label);
         backendNames.put(vip, new HashMap<>());
         counters.onVipAdded(index, state.vipGeneration(index), vipLabel(vip));
+        fingerprinted.remove(index); // a new counter: write it at the next publication even if the table is the same
     }
 
     private void removeVip(final Vip vip)
@@ -203,6 +231,7 @@ public final class ControlAgent implements Agent, CommandHandler
         }
         state.removeVip(vip);
         counters.onVipRemoved(index);
+        fingerprinted.remove(index);
         vipNames.remove(vip);
         backendNames.remove(vip);
     }

@@ -87,15 +87,32 @@ public final class ForwarderCounters
      */
     public void onVipAdded(final int index, final int generation, final String label)
     {
-        final int[] entry = new int[1 + 2 * workers];
+        // Per worker packets and bytes, then the Maglev fingerprint (one per VIP, written by the control thread).
+        final int[] entry = new int[2 + 2 * workers];
         entry[0] = generation;
         for (int w = 0; w < workers; w++)
         {
             entry[1 + 2 * w] = allocator.vipCounter(CounterType.VIP_PACKETS, w, index, label);
             entry[2 + 2 * w] = allocator.vipCounter(CounterType.VIP_BYTES, w, index, label);
         }
+        entry[1 + 2 * workers] = allocator.vipCounter(CounterType.VIP_MAGLEV_FINGERPRINT, 0, index, label);
         free(vipEntries.put(index, entry));
         publishMap();
+    }
+
+    /**
+     * Records the fingerprint of a VIP's Maglev table (control thread, when the table was rebuilt).
+     *
+     * @param index       VIP index.
+     * @param fingerprint the table's {@link io.sluice.common.maglev.MaglevFingerprint}.
+     */
+    public void onMaglevFingerprint(final int index, final long fingerprint)
+    {
+        final int[] entry = vipEntries.get(index);
+        if (entry != null)
+        {
+            writer.set(entry[1 + 2 * workers], fingerprint);
+        }
     }
 
     /**

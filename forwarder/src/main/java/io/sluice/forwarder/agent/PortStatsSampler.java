@@ -9,7 +9,8 @@ import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Copies each DPDK port's statistics (rte_eth_stats) into the counters file, on the control thread.
+ * Copies each DPDK port's statistics (rte_eth_stats) and the fill level of its mbuf pool into the counters file,
+ * on the control thread.
  */
 public final class PortStatsSampler
 {
@@ -28,6 +29,8 @@ public final class PortStatsSampler
     private final int[][] ids;
     private final CounterWriter writer;
     private final UnsafeBuffer stats = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64, 64));
+    private final long[] pools;
+    private final int[][] poolIds;
 
     /**
      * Allocates the counters of each port.
@@ -38,9 +41,37 @@ public final class PortStatsSampler
      */
     public PortStatsSampler(final ShimLibrary shim, final int[] ports, final CounterAllocator allocator)
     {
+        this(shim, ports, new long[ports.length], allocator);
+    }
+
+    /**
+     * Allocates the counters of each port and of its mbuf pool.
+     *
+     * @param shim      the DPDK binding.
+     * @param ports     port ids.
+     * @param pools     the mbuf pool each port receives into (same order as ports), 0 for none.
+     * @param allocator the counters file's allocator.
+     */
+    public PortStatsSampler(
+        final ShimLibrary shim, final int[] ports, final long[] pools, final CounterAllocator allocator)
+    {
+        if (pools.length != ports.length)
+        {
+            throw new IllegalArgumentException(ports.length + " ports but " + pools.length + " pools");
+        }
         this.shim = shim;
         this.ports = ports.clone();
+        this.pools = pools.clone();
         this.writer = allocator.writer();
+        poolIds = new int[ports.length][];
+        for (int p = 0; p < ports.length; p++)
+        {
+            if (pools[p] != 0)
+            {
+                poolIds[p] = new int[]{allocator.portCounter(CounterType.PORT_MBUFS_AVAILABLE, ports[p]),
+                    allocator.portCounter(CounterType.PORT_MBUFS_TOTAL, ports[p])};
+            }
+        }
         ids = new int[ports.length][TYPES.length];
         for (int p = 0; p < ports.length; p++)
         {
@@ -61,6 +92,12 @@ public final class PortStatsSampler
                 {
                     writer.set(ids[p][t], stats.getLong(OFFSETS[t]));
                 }
+            }
+            if (poolIds[p] != null)
+            {
+                // rte_mempool_avail_count walks the per-lcore caches: cheap, but kept off the workers' path.
+                writer.set(poolIds[p][0], shim.sluice_mempool_avail(pools[p]) & 0xFFFF_FFFFL);
+                writer.set(poolIds[p][1], shim.sluice_mempool_size(pools[p]) & 0xFFFF_FFFFL);
             }
         }
         return ports.length;

@@ -42,6 +42,8 @@ public interface ShimLibrary
 
     @u_int32_t int sluice_mempool_avail(long pool);
 
+    @u_int32_t int sluice_mempool_size(long pool);
+
     int sluice_port_count();
 
     int sluice_port_by_name(String name);

@@ -4,7 +4,10 @@ import io.sluice.common.Vip;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlResponse;
 import io.sluice.common.control.ForwarderState;
+import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.counters.CounterType;
+import io.sluice.common.maglev.MaglevBackend;
+import io.sluice.common.maglev.MaglevFingerprint;
 import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.testing.FlowKeyBytes;
 import io.sluice.forwarder.testing.PacketBuilder;
@@ -97,6 +100,7 @@ class ForwarderControlTest
         });
         assertStateSumsToTable(Map.of(A, 1, B, 1), Map.of());
         assertEquals(FLOWS, forwarder.values().sum(CounterType.CONN_MISSES), "each flow misses once");
+        mbufPoolsAreSampled();
 
         addedBackendGetsNoPacketsOfEstablishedFlows();
         rejectedCommandsChangeNothing();
@@ -199,6 +203,20 @@ class ForwarderControlTest
     }
 
     /**
+     * Each port's pool (net_pcap0 and net_null0, one RX queue each) holds the default mbufs; some are free, and the
+     * sampler keeps the count current.
+     */
+    private void mbufPoolsAreSampled()
+    {
+        forwarder.waitUntil("the control thread samples both pools",
+            () -> forwarder.values().sum(CounterType.PORT_MBUFS_TOTAL) == 2L * ForwarderConfig.DEFAULT_MBUFS_PER_WORKER);
+        final CounterValues values = forwarder.values();
+        final long available = values.sum(CounterType.PORT_MBUFS_AVAILABLE);
+        assertTrue(available > 0 && available <= values.sum(CounterType.PORT_MBUFS_TOTAL),
+            "mbufs available " + available + " of " + values.sum(CounterType.PORT_MBUFS_TOTAL));
+    }
+
+    /**
      * Asks GET_STATE and checks each backend's weight and health, and that the healthy ones own every Maglev slot.
      */
     private void assertStateSumsToTable(final Map<InetAddress, Integer> weights, final Map<InetAddress, Boolean> down)
@@ -220,6 +238,15 @@ class ForwarderControlTest
             slots += backend.maglevSlots();
         }
         assertEquals(65_537, slots, "Maglev slots of " + vip);
+        // The fingerprint is written when the table is published, before the command is acknowledged.
+        final List<MaglevBackend> modelBackends = new ArrayList<>();
+        for (final LoadBalancerState.BackendView backend : model.backends(VIP))
+        {
+            modelBackends.add(new MaglevBackend(backend.address().getAddress(), backend.weight(), backend.slot()));
+        }
+        assertEquals(MaglevFingerprint.of(model.snapshot().maglev(vipIndex), modelBackends),
+            forwarder.values().vip(CounterType.VIP_MAGLEV_FINGERPRINT, ALL_WORKERS, vipIndex),
+            "Maglev fingerprint of " + vip);
         for (final InetAddress gone : List.of(A, B, C))
         {
             if (!weights.containsKey(gone))
