@@ -83,7 +83,7 @@ for target in "${TARGETS[@]}"; do
         echo "FAILED (exit $status; log $log)"
         # The finding: libFuzzer's report, the exception and where the input was written.
         grep -v '^INFO: \(Instrumented\|Loaded\)\|^WARN: Failed to instrument\|Unsupported class file\|^[[:space:]]*at java\.\|^[[:space:]]*at org\.\(junit\|apache\)' "$log" |
-            grep -A25 -m1 '== Java Exception\|==[0-9]*== ERROR\|FuzzTestFinding\|ExitCode\|BUILD FAILURE\|COMPILATION ERROR' || tail -40 "$log"
+            grep -A25 -m1 'ParseDictionaryFile\|== Java Exception\|==[0-9]*== ERROR\|FuzzTestFinding\|ExitCode\|BUILD FAILURE\|COMPILATION ERROR' || tail -40 "$log"
         grep -o 'Test unit written to [^ ]*\|crash-[0-9a-f]\{40\}' "$log" | sort -u || true
     fi
 done
