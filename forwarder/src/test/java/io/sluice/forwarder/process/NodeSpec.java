@@ -50,6 +50,7 @@ final class NodeSpec
 
     private final String name;
     private final Path countersDir;
+    private int mbufsPerWorker;
     private final List<String> ealArgs = new ArrayList<>(
         List.of("--no-pci", "--no-huge", "-m", "256", "--no-telemetry", "--log-level=warning"));
     private final List<String> ports = new ArrayList<>();
@@ -64,8 +65,7 @@ final class NodeSpec
     private int tunnelMtu = 9000;
     private int maxVips = 16;
     private int maxBackends = 64;
-    private int connectionTableCapacity = 1 << 16;
-    private int mbufsPerWorker;
+    private long connectionTableCapacity = 1 << 16;
 
     private NodeSpec(final String name, final Path countersDir)
     {
@@ -135,6 +135,12 @@ final class NodeSpec
         return this;
     }
 
+    NodeSpec connectionTableCapacity(final long capacity)
+    {
+        connectionTableCapacity = capacity;
+        return this;
+    }
+
     NodeSpec idleStrategy(final String strategy)
     {
         idleStrategy = strategy;
@@ -144,12 +150,6 @@ final class NodeSpec
     NodeSpec nextHopMac(final String mac)
     {
         nextHopMac = mac;
-        return this;
-    }
-
-    NodeSpec connectionTableCapacity(final int capacity)
-    {
-        connectionTableCapacity = capacity;
         return this;
     }
 
@@ -274,7 +274,7 @@ final class NodeSpec
     PipelineConfig pipelineConfig()
     {
         return new PipelineConfig(mac(DEFAULT_OWN_MAC), mac(nextHopMac), (Inet4Address)inet(tunnelSourceV4),
-            (Inet6Address)inet(tunnelSourceV6), hashSeed, maglevTableSize, connectionTableCapacity,
+            (Inet6Address)inet(tunnelSourceV6), hashSeed, maglevTableSize, Math.toIntExact(connectionTableCapacity),
             TimeUnit.SECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(60), TimeUnit.SECONDS.toNanos(30), tunnelMtu,
             maxVips, maxBackends);
     }
