@@ -24,6 +24,9 @@ make -s -C native gredecap-test
 log "building and running the Java tests"
 mvn -B -ntp verify "$@"
 
+log "fuzzing every fuzz target for ${SLUICE_FUZZ_SECONDS:-30} s on top of its corpus (scripts/fuzz.sh --minutes N for longer)"
+scripts/fuzz.sh --seconds "${SLUICE_FUZZ_SECONDS:-30}"
+
 log "cross-checking the Java Maglev build against the C reference"
 c_sum=$(native/build/maglev_ref --backends 100 --table-size 65537 --seed 7 --iterations 1 --warmup 0 |
     sed -n 's/.*"checksum":"\([0-9a-f]*\)".*/\1/p')

@@ -12,12 +12,17 @@ import java.util.Map;
  * member names, trailing text) is an error, always an {@link IllegalArgumentException} naming the position.
  * <p>
  * For the short documents Sluice reads (ExaBGP's API messages) and checks (the tools' JSON output, in tests); not a
- * general-purpose library.
+ * general-purpose library. Objects and arrays nest at most {@link #MAX_DEPTH} deep: the reader recurses, and a line
+ * of a few kilobytes of brackets would otherwise overflow the stack of the thread reading it.
  */
 public final class JsonReader
 {
+    /** Deepest nesting of objects and arrays read; ExaBGP's messages nest four deep. */
+    public static final int MAX_DEPTH = 64;
+
     private final String text;
     private int position;
+    private int depth;
 
     private JsonReader(final String text)
     {
@@ -90,12 +95,14 @@ public final class JsonReader
 
     private Map<String, Object> object()
     {
+        enter();
         final Map<String, Object> object = new LinkedHashMap<>();
         position++;
         skipWhitespace();
         if (peek() == '}')
         {
             position++;
+            depth--;
             return object;
         }
         while (true)
@@ -120,18 +127,21 @@ public final class JsonReader
                 continue;
             }
             expect('}');
+            depth--;
             return object;
         }
     }
 
     private List<Object> array()
     {
+        enter();
         final List<Object> array = new ArrayList<>();
         position++;
         skipWhitespace();
         if (peek() == ']')
         {
             position++;
+            depth--;
             return array;
         }
         while (true)
@@ -144,6 +154,7 @@ public final class JsonReader
                 continue;
             }
             expect(']');
+            depth--;
             return array;
         }
     }
@@ -246,6 +257,14 @@ public final class JsonReader
         }
         position += word.length();
         return value;
+    }
+
+    private void enter()
+    {
+        if (++depth > MAX_DEPTH)
+        {
+            throw error("objects and arrays nested deeper than " + MAX_DEPTH);
+        }
     }
 
     private void expect(final char c)

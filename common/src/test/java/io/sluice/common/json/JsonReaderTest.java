@@ -9,6 +9,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JsonReaderTest
 {
@@ -52,5 +53,46 @@ class JsonReaderTest
     void readObjectRejectsOtherValues()
     {
         assertThrows(IllegalArgumentException.class, () -> JsonReader.readObject("[1]"));
+    }
+
+    @Test
+    void readsNestingUpToItsLimit()
+    {
+        final int depth = JsonReader.MAX_DEPTH;
+        assertEquals(List.of(), unwrap(JsonReader.read("[".repeat(depth) + "]".repeat(depth)), depth - 1));
+        final String objects = "{\"a\":".repeat(depth - 1) + "{}" + "}".repeat(depth - 1);
+        assertEquals(Map.of(), unwrapObjects(JsonReader.read(objects), depth - 1));
+    }
+
+    // Found by ExaBgpRelayFuzzTest: a line of brackets from the relay overflowed the controller thread's stack.
+    @Test
+    void refusesNestingDeeperThanItsLimitInsteadOfOverflowingTheStack()
+    {
+        final IllegalArgumentException tooDeep = assertThrows(IllegalArgumentException.class,
+            () -> JsonReader.read("[".repeat(JsonReader.MAX_DEPTH + 1) + "]".repeat(JsonReader.MAX_DEPTH + 1)));
+        assertTrue(tooDeep.getMessage().startsWith("objects and arrays nested deeper than 64 at 64"),
+            tooDeep.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> JsonReader.read("{\"a\": " + "[".repeat(100_000)));
+        assertThrows(IllegalArgumentException.class, () -> JsonReader.read("{\"a\":".repeat(100_000)));
+    }
+
+    private static Object unwrap(final Object value, final int levels)
+    {
+        Object inner = value;
+        for (int i = 0; i < levels; i++)
+        {
+            inner = ((List<?>)inner).get(0);
+        }
+        return inner;
+    }
+
+    private static Object unwrapObjects(final Object value, final int levels)
+    {
+        Object inner = value;
+        for (int i = 0; i < levels; i++)
+        {
+            inner = ((Map<?, ?>)inner).get("a");
+        }
+        return inner;
     }
 }

@@ -50,6 +50,7 @@ final class NodeSpec
 
     private final String name;
     private final Path countersDir;
+    private int mbufsPerWorker;
     private final List<String> ealArgs = new ArrayList<>(
         List.of("--no-pci", "--no-huge", "-m", "256", "--no-telemetry", "--log-level=warning"));
     private final List<String> ports = new ArrayList<>();
@@ -152,6 +153,25 @@ final class NodeSpec
         return this;
     }
 
+    /**
+     * Sets {@code mbufs_per_worker} (left to the forwarder's default otherwise), e.g. for a pcap that net_pcap's
+     * {@code infinite_rx} loads into mbufs whole.
+     */
+    NodeSpec mbufsPerWorker(final int mbufs)
+    {
+        mbufsPerWorker = mbufs;
+        return this;
+    }
+
+    /**
+     * Replaces the EAL memory size ({@code -m}, 256 MB by default).
+     */
+    NodeSpec ealMemoryMb(final int megabytes)
+    {
+        ealArgs.set(ealArgs.indexOf("-m") + 1, Integer.toString(megabytes));
+        return this;
+    }
+
     String name()
     {
         return name;
@@ -224,6 +244,10 @@ final class NodeSpec
             .append("  max_vips: ").append(maxVips).append('\n')
             .append("  max_backends: ").append(maxBackends).append('\n')
             .append("  connection_table:\n    capacity: ").append(connectionTableCapacity).append('\n');
+        if (mbufsPerWorker > 0)
+        {
+            yaml.append("  mbufs_per_worker: ").append(mbufsPerWorker).append('\n');
+        }
         for (final String line : extraForwarderLines)
         {
             yaml.append("  ").append(line).append('\n');
