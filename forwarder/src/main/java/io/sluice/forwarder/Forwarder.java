@@ -27,6 +27,7 @@ import io.sluice.forwarder.dpdk.ShimLibrary;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.lb.SnapshotPublisher;
+import io.sluice.forwarder.pipeline.IcmpEchoResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
@@ -280,6 +281,11 @@ public final class Forwarder implements AutoCloseable
                 pipelineConfig.otherIdleTimeoutNs());
             final PipelineCounters counters = new PipelineCounters(f.maxVips(), f.maxBackends());
             final PacketPipeline pipeline = new PacketPipeline(pipelineConfig, publisher, table, counters);
+            // Replies leave through the receive port, which is this worker's TX queue only when it sends there too.
+            if (f.icmpEcho().reply() && w.rxPort().equals(w.txPort()))
+            {
+                pipeline.echoResponder(new IcmpEchoResponder(f.icmpEcho().ratePerSecond(), f.icmpEcho().burst()));
+            }
             final String kernelPort = f.kernelPortOf(w.rxPort());
             final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, portIds.get(w.rxPort()),
                 w.rxQueue(), portIds.get(w.txPort()), w.txQueue(),

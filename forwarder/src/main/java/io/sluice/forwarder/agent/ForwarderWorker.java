@@ -198,7 +198,8 @@ public final class ForwarderWorker implements Agent
         for (int i = 0; i < frames; i++)
         {
             final int verdict = burst.verdict(i);
-            if (verdict == Verdict.FORWARD)
+            // REPLY only comes from a pipeline whose worker sends on the port it receives from (Forwarder)
+            if (verdict == Verdict.FORWARD || verdict == Verdict.REPLY)
             {
                 tx.copyFrom(rx, i, toSend);
                 tx.frame(toSend++, burst.offset(i), burst.length(i));

@@ -99,6 +99,15 @@ final class NodeSpec
         return this;
     }
 
+    /**
+     * Tells whether the forwarder answers echo requests to VIPs itself: by default it does, on workers that send
+     * on their receive port (every worker here, or the reference would not match).
+     */
+    boolean echoReplies()
+    {
+        return workers.stream().allMatch(worker -> worker.rxPort().equals(worker.txPort()));
+    }
+
     NodeSpec worker(final int core, final String rxPort, final String txPort)
     {
         workers.add(new WorkerSpec(core, rxPort, txPort));
