@@ -503,6 +503,7 @@ DRILLS = [
     ("05-backend-added", "backend_added", "4. backend added"),
     ("06-controller-restart", "controller_restart", "5. controller restart"),
     ("07-bad-input", "bad_input", "bad input on the wire"),
+    ("08-capture", "capture", "live capture and ping"),
 ]
 
 
@@ -556,6 +557,10 @@ def cmd_summary(args):
 def brief(key, r):
     if r.get("skipped"):
         return "  (%s)" % r["skipped"]
+    if key == "capture":
+        return "  %s frames (%s rx, %s tx, %s capture drops) for %s forwarded; ping %s/%s answered" % (
+            r.get("written"), r.get("rx"), r.get("tx"), r.get("dropped"), r.get("lb1_vip_packets_forwarded"),
+            r.get("ping_answered"), r.get("ping_sent"))
     if key == "backend_failure":
         return "  taken out after %s s; last new connection to it at +%.2f s; other backends: %d broken" % (
             "/".join("%.1f" % v for v in r.get("detected_s", {}).values()), r.get("last_new_connection_to_backend_s",
