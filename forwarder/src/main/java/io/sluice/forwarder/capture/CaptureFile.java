@@ -75,6 +75,7 @@ public final class CaptureFile implements AutoCloseable
     private final UnsafeBuffer buffer;
     private final OneToOneRingBuffer[] rings;
     private final boolean owner;
+    private boolean closed;
 
     private CaptureFile(final Path path, final MappedByteBuffer mapped, final boolean owner)
     {
@@ -353,12 +354,12 @@ public final class CaptureFile implements AutoCloseable
     @Override
     public void close()
     {
-        if (buffer.capacity() == 0)
+        if (closed)
         {
             return;
         }
+        closed = true;
         IoUtil.unmap(mapped);
-        buffer.wrap(new byte[0]);
         if (owner)
         {
             try
