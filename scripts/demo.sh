@@ -577,8 +577,8 @@ print(len(rdpcap(sys.argv[1])))' "$pcap" 2>/dev/null || echo -1)
         ($tool.written // -1) as $w |
         (vip($a1[0]) - vip($b1[0])) as $forwarded |
         (tot($a1[0]; "capture_frames") - tot($b1[0]; "capture_frames")) as $counted |
-        ([$a1[0], $a2[0]] | map(tot(.; "icmp_echo_replies_v4")) | add) -
-            ([$b1[0], $b2[0]] | map(tot(.; "icmp_echo_replies_v4")) | add) as $replies |
+        (([$a1[0], $a2[0]] | map(tot(.; "icmp_echo_replies_v4")) | add) -
+            ([$b1[0], $b2[0]] | map(tot(.; "icmp_echo_replies_v4")) | add)) as $replies |
         {written: $w, rx: $tool.rx, tx: $tool.tx, matched: $tool.matched, captured: $tool.captured,
          dropped: $tool.dropped, ended_by: $tool.ended_by, lb1_vip_packets_forwarded: $forwarded,
          capture_frames_counted: $counted, read_back_by_scapy: $read_back,
