@@ -69,6 +69,31 @@ class ForwarderPcapTest
     }
 
     @Test
+    void passesEchoRequestsToVipsWhenIcmpEchoModeIsKernel() throws IOException
+    {
+        final List<TrafficMix.Frame> mix = TrafficMix.frames();
+        final List<byte[]> input = bytes(mix);
+        final Path in = dir.resolve("in.pcap");
+        final Path out = dir.resolve("out.pcap");
+        PcapWriter.write(in, input);
+        final NodeSpec spec = TrafficMix.services(NodeSpec.create(dir)).echoToKernel()
+            .vdev("net_pcap0,rx_pcap=" + in + ",tx_pcap=" + out).port("net_pcap0").worker(1, "net_pcap0", "net_pcap0");
+        final ReferenceWorker reference = ReferenceWorker.forNode(spec).process(input);
+        assertEquals(0, reference.counters().verdict(Verdict.REPLY), "the reference passes them too");
+
+        final ForwarderProcess forwarder = forwarders.start(spec, dir);
+        awaitProcessed(forwarder, input.size(), reference.output().size());
+        final CounterValues values = forwarder.values();
+        forwarder.stop();
+
+        ReferenceComparison.assertOutputMatches("passesEchoRequestsToVipsWhenIcmpEchoModeIsKernel", out, input,
+            reference);
+        ReferenceComparison.assertCountersMatch("passesEchoRequestsToVipsWhenIcmpEchoModeIsKernel", values,
+            ALL_WORKERS, reference, spec);
+        assertEquals(0, values.sum(CounterType.ICMP_ECHO_REPLIES_V4) + values.sum(CounterType.ICMP_ECHO_REPLIES_V6));
+    }
+
+    @Test
     void twoWorkersOnTwoPortsKeepSeparateTablesAndCountersAddUp() throws IOException
     {
         final List<TrafficMix.Frame> mix = TrafficMix.frames();

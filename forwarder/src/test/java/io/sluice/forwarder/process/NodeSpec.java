@@ -56,6 +56,7 @@ final class NodeSpec
     private final List<WorkerSpec> workers = new ArrayList<>();
     private final List<VipSpec> vips = new ArrayList<>();
     private String idleStrategy = "yield";
+    private boolean echoToKernel;
     private String nextHopMac = DEFAULT_NEXT_HOP_MAC;
     private String tunnelSourceV4 = "172.16.0.1";
     private String tunnelSourceV6 = "fd00:5::1";
@@ -105,7 +106,17 @@ final class NodeSpec
      */
     boolean echoReplies()
     {
-        return workers.stream().allMatch(worker -> worker.rxPort().equals(worker.txPort()));
+        return !echoToKernel && workers.stream().allMatch(worker -> worker.rxPort().equals(worker.txPort()));
+    }
+
+    /**
+     * Writes {@code icmp_echo: {mode: kernel}}: echo requests to VIPs are passed, as before the forwarder answered
+     * them.
+     */
+    NodeSpec echoToKernel()
+    {
+        echoToKernel = true;
+        return this;
     }
 
     NodeSpec worker(final int core, final String rxPort, final String txPort)
@@ -227,6 +238,10 @@ final class NodeSpec
             .append("  max_vips: ").append(maxVips).append('\n')
             .append("  max_backends: ").append(maxBackends).append('\n')
             .append("  connection_table:\n    capacity: ").append(connectionTableCapacity).append('\n');
+        if (echoToKernel)
+        {
+            yaml.append("  icmp_echo: {mode: kernel}\n");
+        }
         for (final String line : extraForwarderLines)
         {
             yaml.append("  ").append(line).append('\n');
