@@ -9,8 +9,8 @@
 #   --keep-going  run every drill even after one missed its target (default: stop at the first miss)
 # Exit status: 0 when every drill met its target, 1 otherwise, 2 for bad arguments or a missing prerequisite.
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
-# SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic bad drill1..5,
-# metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart);
+# SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic capture bad
+# drill1..5 metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart);
 # SLUICE_DEMO_PLOT=FILE.png keeps the metrics step's plot of the dashboard's series.
 set -euo pipefail
 
@@ -921,6 +921,54 @@ phase_metrics() {
     check_result 08-metrics
 }
 
+# Live capture on lb1 while the client makes requests (sluice capture --vip VIP:PORT, in its own process), then
+# ping to the VIP, answered by whichever forwarder the router picks. The capture must hold every frame lb1 forwarded
+# for the VIP, once as received and once as transmitted, and agree with lb1's counters; a third-party reader
+# (scapy) must read the file.
+capture_running() { [[ -f $1 && $(od -An -t d8 -j 128 -N 8 "$1" | tr -d ' ') != 0 ]]; }
+
+demo_capture() {
+    PHASE=capture
+    local pcap=$WORK/capture-lb1.pcapng
+    section "Live capture on lb1 (sluice capture --vip $VIP:$VIP_PORT) during 200 requests; ping $VIP"
+    snapshot capture-before
+    start capture-lb1 "$(ns_of lb1)" "$SLUICE" capture --dir "$COUNTERS_DIR" --node lb1 --vip "$VIP:$VIP_PORT" \
+        -w "$pcap" --seconds 120 --json
+    wait_for 60 "the capture on lb1 to start" capture_running "$COUNTERS_DIR/lb1/capture.dat"
+    sleep 0.3 # every worker looks at the session word once per duty cycle
+    client requests --vip "$VIP" --count 200 --concurrency 4 --out "$WORK/capture-traffic.json" --max-seconds 60
+    ip netns exec "$NS_CLIENT" "$PY" "$DEMO/ping.py" --address "$VIP" --count 5 >"$WORK/ping.json"
+    sleep 0.3
+    stop capture-lb1 TERM 20
+    snapshot capture-after
+    local summary read_back
+    summary=$(grep '^{' "$WORK/capture-lb1.log" | tail -n 1)
+    [[ -n $summary ]] || summary='{}'
+    read_back=$("$PY" -c 'import sys, logging; logging.getLogger("scapy").setLevel(logging.ERROR)
+from scapy.all import rdpcap
+print(len(rdpcap(sys.argv[1])))' "$pcap" 2>/dev/null || echo -1)
+    jq -n --argjson tool "$summary" --argjson ping "$(cat "$WORK/ping.json")" --argjson read_back "$read_back" \
+        --slurpfile b1 "$SNAP/capture-before.lb1.json" --slurpfile a1 "$SNAP/capture-after.lb1.json" \
+        --slurpfile b2 "$SNAP/capture-before.lb2.json" --slurpfile a2 "$SNAP/capture-after.lb2.json" '
+        def tot(s; k): (s.totals[k] // 0);
+        def vip(s): ([s.vips[] | select(.vip | startswith("web")) | .packets] | add // 0);
+        ($tool.written // -1) as $w |
+        (vip($a1[0]) - vip($b1[0])) as $forwarded |
+        (tot($a1[0]; "capture_frames") - tot($b1[0]; "capture_frames")) as $counted |
+        (([$a1[0], $a2[0]] | map(tot(.; "icmp_echo_replies_v4")) | add) -
+            ([$b1[0], $b2[0]] | map(tot(.; "icmp_echo_replies_v4")) | add)) as $replies |
+        {written: $w, rx: $tool.rx, tx: $tool.tx, matched: $tool.matched, captured: $tool.captured,
+         dropped: $tool.dropped, ended_by: $tool.ended_by, lb1_vip_packets_forwarded: $forwarded,
+         capture_frames_counted: $counted, read_back_by_scapy: $read_back,
+         ping_sent: $ping.sent, ping_answered: $ping.answered, ping_ttl: $ping.ttl, echo_replies_counted: $replies,
+         ok: ($w > 0 and $w == $tool.captured and $tool.dropped == 0 and $tool.rx == $tool.tx and
+              $tool.rx == $forwarded and $counted == $w and $read_back == $w and
+              $ping.answered == $ping.sent and $replies == $ping.sent)}' >"$RESULTS/08-capture.json"
+    say "capture: $(jq -c '{written, rx, tx, dropped, lb1_vip_packets_forwarded, capture_frames_counted,
+        ping_answered, ok}' "$RESULTS/08-capture.json")"
+    check_result 08-capture
+}
+
 # SLUICE_DEMO_ONLY="traffic drill3 ..." runs only the named steps after the set-up (for working on one drill).
 step() {
     [[ -z ${SLUICE_DEMO_ONLY:-} || " $SLUICE_DEMO_ONLY " == *" $1 "* ]] || return 0
@@ -936,6 +984,7 @@ pause() {
 
 bring_up
 step traffic phase_traffic
+step capture demo_capture
 step bad bad_input_start
 step drill1 drill_backend_failure
 step drill2 drill_drain

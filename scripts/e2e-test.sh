@@ -196,6 +196,20 @@ check "every alert rule loaded and evaluates without error" \
     '.drills.metrics.alert_rules >= 12 and (.drills.metrics.alert_rules_unhealthy | length) == 0'
 check "drill outcome ok" '.drills.metrics.ok == true'
 
+echo "live capture and ping"
+value "capture" '.drills.capture | {written, rx, tx, dropped, lb1_vip_packets_forwarded, capture_frames_counted}'
+check "the capture holds every frame lb1 forwarded for the VIP, as received and as transmitted" \
+    '.drills.capture.rx > 0 and .drills.capture.rx == .drills.capture.tx and
+     .drills.capture.rx == .drills.capture.lb1_vip_packets_forwarded'
+check "file, tool and counters agree; no capture drops" \
+    '.drills.capture.written == .drills.capture.captured and .drills.capture.dropped == 0 and
+     .drills.capture.capture_frames_counted == .drills.capture.written'
+check "scapy reads the pcapng back" '.drills.capture.read_back_by_scapy == .drills.capture.written'
+check "ping to the VIP answered by the forwarders, every reply counted" \
+    '.drills.capture.ping_answered == .drills.capture.ping_sent and .drills.capture.ping_sent > 0 and
+     .drills.capture.echo_replies_counted == .drills.capture.ping_sent'
+check "drill outcome ok" '.drills.capture.ok == true'
+
 echo "afterwards"
 check "the demo reports no leftovers" '.no_leftovers == true'
 if ip netns list | grep -q '^sd-' || compgen -G "/dev/shm/sluice-demo" >/dev/null ||

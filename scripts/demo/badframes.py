@@ -93,8 +93,9 @@ def kinds(vip, udp_port):
          bytes(IP(src=SOURCE, dst=vip) / TCP(sport=40000, dport=81, flags="S")), v4),
         ("icmp unreachable quoting a later fragment", "pass", "NOT_LOAD_BALANCED",
          bytes(IP(src=SOURCE, dst=vip) / ICMP(type=3, code=4) / Raw(later_fragment_quote)), v4),
-        ("icmp echo to the VIP", "pass", "NOT_LOAD_BALANCED",
-         bytes(IP(src=SOURCE, dst=vip) / ICMP(type=8) / Raw(b"ping")), v4),
+        # An echo request to the VIP is answered by the forwarder (icmp_echo: reply); an echo reply is not.
+        ("icmp echo reply to the VIP", "pass", "NOT_LOAD_BALANCED",
+         bytes(IP(src=SOURCE, dst=vip) / ICMP(type=0) / Raw(b"ping")), v4),
     ]
 
 

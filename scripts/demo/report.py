@@ -781,6 +781,7 @@ DRILLS = [
     ("24-backend-flap", "backend_flap", "9. backend flapping"),
     ("08-rolling-restart", "rolling_restart", "10. rolling restart"),
     ("08-metrics", "metrics", "metrics (Prometheus)"),
+    ("08-capture", "capture", "live capture and ping"),
 ]
 
 
@@ -835,6 +836,10 @@ def cmd_summary(args):
 def brief(key, r):
     if r.get("skipped"):
         return "  (%s)" % r["skipped"]
+    if key == "capture":
+        return "  %s frames (%s rx, %s tx, %s capture drops) for %s forwarded; ping %s/%s answered" % (
+            r.get("written"), r.get("rx"), r.get("tx"), r.get("dropped"), r.get("lb1_vip_packets_forwarded"),
+            r.get("ping_answered"), r.get("ping_sent"))
     if key == "backend_failure":
         return "  taken out after %s s; last new connection to it at +%.2f s; other backends: %d broken" % (
             "/".join("%.1f" % v for v in r.get("detected_s", {}).values()), r.get("last_new_connection_to_backend_s",

@@ -18,6 +18,8 @@ import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.common.counters.ForwarderState;
 import io.sluice.forwarder.agent.ControlAgent;
+import io.sluice.forwarder.capture.CaptureFile;
+import io.sluice.forwarder.capture.CaptureTap;
 import io.sluice.forwarder.agent.ForwarderCounters;
 import io.sluice.forwarder.agent.ForwarderWorker;
 import io.sluice.forwarder.agent.PortStatsSampler;
@@ -29,6 +31,7 @@ import io.sluice.forwarder.dpdk.ShimLibrary;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.lb.SnapshotPublisher;
+import io.sluice.forwarder.pipeline.IcmpEchoResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
@@ -72,6 +75,7 @@ public final class Forwarder implements AutoCloseable
     private final List<Integer> startedPorts = new ArrayList<>();
     private final List<AgentRunner> workerRunners = new ArrayList<>();
     private CountersFile countersFile;
+    private CaptureFile captureFile;
     private ControlChannel controlChannel;
     private ProcessCounters processCounters;
     private AgentRunner controlRunner;
@@ -312,9 +316,32 @@ public final class Forwarder implements AutoCloseable
         controlAgent.publish();
     }
 
+    // The capture file: the workers look at it once per duty cycle; sluice capture starts and ends sessions in it.
+    private void createCaptureFile()
+    {
+        final ForwarderConfig f = config.forwarder();
+        final int maxId = portIds.values().stream().mapToInt(Integer::intValue).max().orElse(-1);
+        final List<String> names = new ArrayList<>();
+        for (int id = 0; id <= maxId; id++)
+        {
+            names.add("port" + id);
+        }
+        portIds.forEach((name, id) -> names.set(id, name));
+        final int[] rx = new int[f.workers().size()];
+        final int[] tx = new int[rx.length];
+        for (int i = 0; i < rx.length; i++)
+        {
+            rx[i] = portIds.get(f.workers().get(i).rxPort());
+            tx[i] = portIds.get(f.workers().get(i).txPort());
+        }
+        captureFile = CaptureFile.create(config.nodeDirectory().resolve(CaptureFile.FILE_NAME),
+            CaptureFile.DEFAULT_RING_CAPACITY, names, rx, tx);
+    }
+
     private void startWorkers()
     {
         final ForwarderConfig f = config.forwarder();
+        createCaptureFile();
         for (int i = 0; i < f.workers().size(); i++)
         {
             final WorkerConfig w = f.workers().get(i);
@@ -323,11 +350,17 @@ public final class Forwarder implements AutoCloseable
                 pipelineConfig.otherIdleTimeoutNs());
             final PipelineCounters counters = new PipelineCounters(f.maxVips(), f.maxBackends());
             final PacketPipeline pipeline = new PacketPipeline(pipelineConfig, publisher, table, counters);
+            // Replies leave through the receive port, which is this worker's TX queue only when it sends there too.
+            if (f.icmpEcho().reply() && w.rxPort().equals(w.txPort()))
+            {
+                pipeline.echoResponder(new IcmpEchoResponder(f.icmpEcho().ratePerSecond(), f.icmpEcho().burst()));
+            }
             final String kernelPort = f.kernelPortOf(w.rxPort());
             final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, portIds.get(w.rxPort()),
                 w.rxQueue(), portIds.get(w.txPort()), w.txQueue(),
                 kernelPort == null ? ForwarderWorker.NO_KERNEL_PORT : portIds.get(kernelPort), w.rxQueue(), pipeline,
-                new WorkerCounters(forwarderCounters.publisher(i)), SystemNanoClock.INSTANCE);
+                new WorkerCounters(forwarderCounters.publisher(i)), SystemNanoClock.INSTANCE,
+                new CaptureTap(captureFile, i, portIds.get(w.rxPort()), portIds.get(w.txPort())));
             final AgentRunner runner = new AgentRunner(idleStrategy(f.idleStrategy()), this::onAgentError, null,
                 worker);
             workerRunners.add(runner);
@@ -388,7 +421,7 @@ public final class Forwarder implements AutoCloseable
         config.vips().forEach(vip -> log.printf("  VIP %s %s: %d backends%n", vip.name(), vip.vip(),
             vip.backends().size()));
         log.println("  counters " + countersFile.path() + ", control " +
-            config.nodeDirectory().resolve(ControlChannel.FILE_NAME));
+            config.nodeDirectory().resolve(ControlChannel.FILE_NAME) + ", capture " + captureFile.path());
         log.println("  buffer bounds checks " + (DirectBuffer.SHOULD_BOUNDS_CHECK ?
             "on" : "off (-D" + DirectBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME + "=true)"));
         log.println("  Java " + Runtime.version() + ", " + System.getProperty("java.vm.name") + ", " +
@@ -446,6 +479,8 @@ public final class Forwarder implements AutoCloseable
         pools.clear();
         CloseHelper.quietClose(controlChannel);
         controlChannel = null;
+        CloseHelper.quietClose(captureFile);
+        captureFile = null;
         CloseHelper.quietClose(countersFile);
         countersFile = null;
         if (dpdk.isEalInitialised())

@@ -30,6 +30,7 @@ import java.util.List;
  * @param maxBackends     backend capacity over all VIPs, fixed at start.
  * @param connectionTable the per-worker connection table.
  * @param control         the command channel from the controller.
+ * @param icmpEcho        how ICMP echo requests to a VIP are answered.
  */
 public record ForwarderConfig(
     List<String> ealArgs,
@@ -48,7 +49,8 @@ public record ForwarderConfig(
     int maxVips,
     int maxBackends,
     ConnectionTableConfig connectionTable,
-    ControlChannelConfig control)
+    ControlChannelConfig control,
+    IcmpEchoConfig icmpEcho)
 {
     public static final int DEFAULT_MBUFS_PER_WORKER = 8191;
     public static final int MIN_MBUFS_PER_WORKER = 1023;

@@ -23,7 +23,7 @@ final class ForwarderReader
     static final String[] KEYS = {
         "eal_args", "ports", "workers", "mbufs_per_worker", "idle_strategy", "counters_dir", "own_mac",
         "next_hop_mac", "tunnel_source_v4", "tunnel_source_v6", "hash_seed", "maglev_table_size", "tunnel_mtu",
-        "max_vips", "max_backends", "connection_table", "control"};
+        "max_vips", "max_backends", "connection_table", "control", "icmp_echo"};
 
     /** What DPDK device names look like (net_pcap0, 0000:3b:00.0); RTE_ETH_NAME_MAX_LEN is 64 with the NUL. */
     private static final Pattern DEVICE_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,63}");
@@ -66,7 +66,7 @@ final class ForwarderReader
             "max_backends", ForwarderConfig.DEFAULT_MAX_BACKENDS, 1, ForwarderConfig.MAX_MAX_BACKENDS);
         final ForwarderConfig config = new ForwarderConfig(ealArgs, ports, workers, mbufs, idleStrategy, countersDir,
             ownMac, nextHopMac, tunnelSourceV4, tunnelSourceV6, hashSeed, maglevTableSize, tunnelMtu, maxVips,
-            maxBackends, readConnectionTable(forwarder), readControl(forwarder));
+            maxBackends, readConnectionTable(forwarder), readControl(forwarder), readIcmpEcho(forwarder));
         checkSharedFilesFit(forwarder, config);
         return config;
     }
@@ -352,5 +352,18 @@ final class ForwarderReader
         return new ControlChannelConfig(ConfigValues.powerOfTwo(control, "ring_capacity",
             ControlChannelConfig.DEFAULT_RING_CAPACITY, ControlChannelConfig.MIN_RING_CAPACITY,
             ControlFileDescriptor.MAX_CAPACITY));
+    }
+
+    private static IcmpEchoConfig readIcmpEcho(final MapReader forwarder) throws ConfigException
+    {
+        final MapReader echo = forwarder.optionalMap("icmp_echo", "mode", "rate", "burst");
+        final String mode = echo.optionalString("mode", "reply");
+        if (!"reply".equals(mode) && !"kernel".equals(mode))
+        {
+            throw echo.error("mode", "expected reply or kernel; got \"" + mode + "\"");
+        }
+        return new IcmpEchoConfig("reply".equals(mode),
+            echo.optionalInt("rate", IcmpEchoConfig.DEFAULT_RATE_PER_SECOND, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND),
+            echo.optionalInt("burst", IcmpEchoConfig.DEFAULT_BURST, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND));
     }
 }

@@ -50,6 +50,19 @@ public enum CounterType
     /** Frames from the kernel freed because the wire port's TX queue was full. */
     KERNEL_RX_DROPS(25, Scope.WORKER, Kind.COUNTER, "from kernel drops", "from_kernel_drops",
         "from_kernel_drops_per_s"),
+    /** Frames a live capture ({@code sluice capture}) copied into the worker's capture ring. */
+    CAPTURE_FRAMES(26, Scope.WORKER, Kind.COUNTER, "capture frames", "capture_frames", "capture_frames_per_s"),
+    /** Frames that matched a live capture's filter but did not fit into the capture ring (never delayed). */
+    CAPTURE_DROPS(27, Scope.WORKER, Kind.COUNTER, "capture drops", "capture_drops", "capture_drops_per_s"),
+    /** ICMP echo replies (type 0) the worker sent for echo requests to an IPv4 VIP. */
+    ICMP_ECHO_REPLIES_V4(28, Scope.WORKER, Kind.COUNTER, "icmp echo replies v4", "icmp_echo_replies_v4",
+        "icmp_echo_replies_v4_per_s"),
+    /** ICMPv6 echo replies (type 129) the worker sent for echo requests to an IPv6 VIP. */
+    ICMP_ECHO_REPLIES_V6(29, Scope.WORKER, Kind.COUNTER, "icmp echo replies v6", "icmp_echo_replies_v6",
+        "icmp_echo_replies_v6_per_s"),
+    /** Echo requests to a VIP left unanswered because the worker's ICMP token bucket was empty. */
+    ICMP_RATE_LIMITED(30, Scope.WORKER, Kind.COUNTER, "icmp rate limited", "icmp_rate_limited",
+        "icmp_rate_limited_per_s"),
 
     VIP_PACKETS(100, Scope.VIP, Kind.COUNTER, "vip packets", "packets", "pps"),
     VIP_BYTES(101, Scope.VIP, Kind.COUNTER, "vip bytes", "bytes", "bytes_per_s"),

@@ -111,6 +111,18 @@ class NodeConfigErrorsTest
     }
 
     @Test
+    void readsIcmpEchoAndRejectsABadMode() throws ConfigException
+    {
+        final String kernel = with("  connection_table:\n",
+            "  icmp_echo: {mode: kernel, rate: 20, burst: 5}\n  connection_table:\n");
+        assertEquals(new IcmpEchoConfig(false, 20, 5), NodeConfig.parse("node.yaml", kernel, 2).forwarder().icmpEcho());
+        fails(with("  connection_table:\n", "  icmp_echo: {mode: answer}\n  connection_table:\n"),
+            "forwarder.icmp_echo.mode", "expected reply or kernel");
+        fails(with("  connection_table:\n", "  icmp_echo: {rate: 0}\n  connection_table:\n"),
+            "forwarder.icmp_echo.rate", "");
+    }
+
+    @Test
     void rejectsUnknownTopLevelKey()
     {
         fails(BASE + "vip: []\n", "vip", "unknown key (expected one of: node, forwarder, vips, controller)");

@@ -123,6 +123,7 @@ class NodeConfigTest
         assertEquals(new ConnectionTableConfig(1 << 20, TimeUnit.SECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(60),
             TimeUnit.SECONDS.toNanos(30)), forwarder.connectionTable());
         assertEquals(65536, forwarder.control().ringCapacity());
+        assertEquals(new IcmpEchoConfig(true, 1000, 50), forwarder.icmpEcho());
         assertEquals(List.of(), config.vips());
         assertEquals(ControllerConfig.defaults(), config.controller());
         assertFalse(config.controller().hasBgp());

@@ -30,6 +30,8 @@ class CounterTypeTest
             CounterType.HEARTBEAT_MS, 18, CounterType.DUTY_CYCLES, 19, CounterType.MAX_DUTY_CYCLE_NS, 20,
             CounterType.SNAPSHOT_VERSION, 21, CounterType.KERNEL_TX_PACKETS, 22, CounterType.KERNEL_TX_DROPS, 23,
             CounterType.KERNEL_RX_PACKETS, 24, CounterType.KERNEL_RX_DROPS, 25,
+            CounterType.CAPTURE_FRAMES, 26, CounterType.CAPTURE_DROPS, 27, CounterType.ICMP_ECHO_REPLIES_V4, 28,
+            CounterType.ICMP_ECHO_REPLIES_V6, 29, CounterType.ICMP_RATE_LIMITED, 30,
             CounterType.VIP_PACKETS, 100, CounterType.VIP_BYTES, 101,
             CounterType.VIP_MAGLEV_FINGERPRINT, 102,
             CounterType.BACKEND_PACKETS, 110, CounterType.BACKEND_BYTES, 111,

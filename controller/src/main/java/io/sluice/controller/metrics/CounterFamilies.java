@@ -34,6 +34,11 @@ final class CounterFamilies
     {
     }
 
+    // Worker counters that share one family and tell themselves apart by a "type" label.
+    private static final Map<CounterType, String> TYPE_LABELS = Map.of(
+        CounterType.ICMP_ECHO_REPLIES_V4, "echo_reply_v4",
+        CounterType.ICMP_ECHO_REPLIES_V6, "echo_reply_v6");
+
     private static final Map<CounterType, Spec> SPECS = specs();
 
     private CounterFamilies()
@@ -87,7 +92,10 @@ final class CounterFamilies
         for (final Map.Entry<CounterType, List<Sample>> bySpec : samples.entrySet())
         {
             final Spec spec = SPECS.get(bySpec.getKey());
-            families.put(spec.name, new MetricFamily(spec.name, spec.help, spec.type, bySpec.getValue()));
+            final MetricFamily known = families.get(spec.name);
+            final List<Sample> merged = new ArrayList<>(known == null ? List.of() : known.samples());
+            merged.addAll(bySpec.getValue());
+            families.put(spec.name, new MetricFamily(spec.name, spec.help, spec.type, merged));
         }
         return new ArrayList<>(families.values());
     }
@@ -123,7 +131,9 @@ final class CounterFamilies
                     return value <= 0 ? null :
                         Sample.of(Math.max(0, nowMs - value) / MILLIS_PER_SECOND, "worker", worker);
                 }
-                return Sample.of(value / spec.divide, "worker", worker);
+                final String typeLabel = TYPE_LABELS.get(entry.type);
+                return typeLabel != null ? Sample.of(value, "worker", worker, "type", typeLabel) :
+                    Sample.of(value / spec.divide, "worker", worker);
             case WORKER_REASON:
                 return Sample.of(value, "worker", worker, "reason",
                     orElse(CounterLabels.reasonName(entry.label), "reason_" + entry.index1));
@@ -211,6 +221,16 @@ final class CounterFamilies
             "Frames from the kernel port transmitted on the wire.", counter, 1);
         put(specs, CounterType.KERNEL_RX_DROPS, "sluice_worker_kernel_rx_drops_total",
             "Frames from the kernel port freed because the wire's TX queue was full.", counter, 1);
+        put(specs, CounterType.CAPTURE_FRAMES, "sluice_worker_capture_frames_total",
+            "Frames a live capture copied into the worker's capture ring.", counter, 1);
+        put(specs, CounterType.CAPTURE_DROPS, "sluice_worker_capture_drops_total",
+            "Frames matching a live capture that did not fit into the capture ring.", counter, 1);
+        put(specs, CounterType.ICMP_ECHO_REPLIES_V4, "sluice_worker_icmp_generated_total",
+            "ICMP messages the worker generated, by type.", counter, 1);
+        put(specs, CounterType.ICMP_ECHO_REPLIES_V6, "sluice_worker_icmp_generated_total",
+            "ICMP messages the worker generated, by type.", counter, 1);
+        put(specs, CounterType.ICMP_RATE_LIMITED, "sluice_worker_icmp_rate_limited_total",
+            "ICMP echo requests to a VIP left unanswered by the worker's rate limit.", counter, 1);
         put(specs, CounterType.DROP_REASON, "sluice_worker_drops_total", "Packets dropped, by reason.", counter, 1);
         put(specs, CounterType.PASS_REASON, "sluice_worker_passes_total", "Packets passed to the kernel, by reason.",
             counter, 1);

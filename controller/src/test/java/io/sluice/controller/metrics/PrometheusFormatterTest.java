@@ -81,6 +81,28 @@ class PrometheusFormatterTest
     }
 
     @Test
+    void rendersIcmpAndCaptureCountersUnderTheirAlertingNames()
+    {
+        writer.set(allocator.workerCounter(CounterType.ICMP_ECHO_REPLIES_V4, 0), 12);
+        writer.set(allocator.workerCounter(CounterType.ICMP_ECHO_REPLIES_V6, 0), 3);
+        writer.set(allocator.workerCounter(CounterType.ICMP_ECHO_REPLIES_V4, 1), 5);
+        writer.set(allocator.workerCounter(CounterType.ICMP_RATE_LIMITED, 1), 7);
+        writer.set(allocator.workerCounter(CounterType.CAPTURE_FRAMES, 0), 100);
+        writer.set(allocator.workerCounter(CounterType.CAPTURE_DROPS, 0), 2);
+
+        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+
+        assertEquals(1, lines.stream().filter("# TYPE sluice_worker_icmp_generated_total counter"::equals).count(),
+            "one family for both types: " + lines);
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"0\",type=\"echo_reply_v4\"} 12"));
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"1\",type=\"echo_reply_v4\"} 5"));
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"0\",type=\"echo_reply_v6\"} 3"));
+        assertTrue(lines.contains("sluice_worker_icmp_rate_limited_total{worker=\"1\"} 7"));
+        assertTrue(lines.contains("sluice_worker_capture_frames_total{worker=\"0\"} 100"));
+        assertTrue(lines.contains("sluice_worker_capture_drops_total{worker=\"0\"} 2"));
+    }
+
+    @Test
     void sumsVipAndBackendCountersOverWorkers()
     {
         writer.set(allocator.vipCounter(CounterType.VIP_PACKETS, 0, 0, "web (10.100.0.1:80/tcp)"), 5);

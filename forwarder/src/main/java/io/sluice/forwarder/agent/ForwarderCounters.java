@@ -29,7 +29,8 @@ public final class ForwarderCounters
         CounterType.CONN_EXPIRATIONS, CounterType.CONN_REBINDS, CounterType.CONN_ENTRIES, CounterType.HEARTBEAT_MS,
         CounterType.DUTY_CYCLES, CounterType.MAX_DUTY_CYCLE_NS, CounterType.SNAPSHOT_VERSION,
         CounterType.KERNEL_TX_PACKETS, CounterType.KERNEL_TX_DROPS, CounterType.KERNEL_RX_PACKETS,
-        CounterType.KERNEL_RX_DROPS,
+        CounterType.KERNEL_RX_DROPS, CounterType.CAPTURE_FRAMES, CounterType.CAPTURE_DROPS,
+        CounterType.ICMP_ECHO_REPLIES_V4, CounterType.ICMP_ECHO_REPLIES_V6, CounterType.ICMP_RATE_LIMITED,
     };
 
     private final CounterAllocator allocator;
@@ -248,7 +249,12 @@ public final class ForwarderCounters
         writer.set(ids[t++], io.kernelTxPackets());
         writer.set(ids[t++], io.kernelTxDrops());
         writer.set(ids[t++], io.kernelRxPackets());
-        writer.set(ids[t], io.kernelRxDrops());
+        writer.set(ids[t++], io.kernelRxDrops());
+        writer.set(ids[t++], io.captureFrames());
+        writer.set(ids[t++], io.captureDrops());
+        writer.set(ids[t++], counters.icmpEchoRepliesV4());
+        writer.set(ids[t++], counters.icmpEchoRepliesV6());
+        writer.set(ids[t], counters.dropped(DropReason.ICMP_RATE_LIMITED));
 
         final int[] drops = dropIds[worker];
         for (int r = 0; r < drops.length; r++)

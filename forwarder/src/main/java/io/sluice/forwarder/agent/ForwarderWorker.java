@@ -1,5 +1,6 @@
 package io.sluice.forwarder.agent;
 
+import io.sluice.forwarder.capture.CaptureTap;
 import io.sluice.forwarder.dpdk.DescriptorArray;
 import io.sluice.forwarder.dpdk.DescriptorLayout;
 import io.sluice.forwarder.dpdk.ShimLibrary;
@@ -50,6 +51,7 @@ public final class ForwarderWorker implements Agent
     private final PacketPipeline pipeline;
     private final WorkerCounters counters;
     private final NanoClock clock;
+    private final CaptureTap tap;
     private final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final DescriptorArray tx = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final DescriptorArray dropped = new DescriptorArray(DescriptorLayout.BURST_MAX);
@@ -75,6 +77,7 @@ public final class ForwarderWorker implements Agent
      * @param pipeline this worker's pipeline.
      * @param counters this worker's counters.
      * @param clock    time source.
+     * @param tap      this worker's side of live captures.
      */
     public ForwarderWorker(
         final int id,
@@ -88,7 +91,8 @@ public final class ForwarderWorker implements Agent
         final int kernelQueue,
         final PacketPipeline pipeline,
         final WorkerCounters counters,
-        final NanoClock clock)
+        final NanoClock clock,
+        final CaptureTap tap)
     {
         this.id = id;
         this.cpu = cpu;
@@ -102,6 +106,7 @@ public final class ForwarderWorker implements Agent
         this.pipeline = pipeline;
         this.counters = counters;
         this.clock = clock;
+        this.tap = tap;
         this.roleName = "rx-worker-" + id;
     }
 
@@ -130,11 +135,13 @@ public final class ForwarderWorker implements Agent
     public int doWork()
     {
         final long startNs = clock.nanoTime();
+        // The one look at live capture while none runs: an acquire load of the session word.
+        final boolean capturing = tap.poll(startNs);
         final int received = shim.sluice_rx_burst(rxPort, rxQueue, rx.address(), DescriptorLayout.BURST_MAX);
         int work = received;
         if (received > 0)
         {
-            processBurst(received, startNs);
+            processBurst(received, startNs, capturing);
         }
         if (kernelPort != NO_KERNEL_PORT && startNs - nextKernelPollNs >= 0)
         {
@@ -145,6 +152,8 @@ public final class ForwarderWorker implements Agent
         if (startNs - nextFlushNs >= 0)
         {
             nextFlushNs = startNs + FLUSH_INTERVAL_NS;
+            tap.publish();
+            counters.onCapture(tap.capturedTotal(), tap.droppedTotal());
             counters.flush(pipeline);
         }
         return work;
@@ -162,7 +171,7 @@ public final class ForwarderWorker implements Agent
         return read;
     }
 
-    private void processBurst(final int received, final long nowNs)
+    private void processBurst(final int received, final long nowNs, final boolean capturing)
     {
         final DescriptorArray rx = this.rx;
         final FrameBurst burst = this.burst;
@@ -189,7 +198,15 @@ public final class ForwarderWorker implements Agent
             frames++;
         }
         burst.count(frames);
+        if (capturing)
+        {
+            tap.onReceived(burst, frames, nowNs);
+        }
         pipeline.processBurst(burst, nowNs);
+        if (capturing)
+        {
+            tap.onProcessed(burst, frames, nowNs);
+        }
 
         int toSend = 0;
         int kernelCount = 0;
@@ -198,7 +215,8 @@ public final class ForwarderWorker implements Agent
         for (int i = 0; i < frames; i++)
         {
             final int verdict = burst.verdict(i);
-            if (verdict == Verdict.FORWARD)
+            // REPLY only comes from a pipeline whose worker sends on the port it receives from (Forwarder)
+            if (verdict == Verdict.FORWARD || verdict == Verdict.REPLY)
             {
                 tx.copyFrom(rx, i, toSend);
                 tx.frame(toSend++, burst.offset(i), burst.length(i));
@@ -259,6 +277,8 @@ public final class ForwarderWorker implements Agent
     @Override
     public void onClose()
     {
+        tap.publish();
+        counters.onCapture(tap.capturedTotal(), tap.droppedTotal());
         counters.flush(pipeline);
         shim.sluice_thread_unregister();
     }

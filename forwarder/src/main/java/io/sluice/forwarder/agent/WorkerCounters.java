@@ -36,6 +36,8 @@ public final class WorkerCounters
     long kernelTxDrops;
     long kernelRxPackets;
     long kernelRxDrops;
+    long captureFrames;
+    long captureDrops;
 
     /**
      * Creates counters.
@@ -68,6 +70,12 @@ public final class WorkerCounters
     {
         kernelRxPackets += sent;
         kernelRxDrops += dropped;
+    }
+
+    void onCapture(final long frames, final long drops)
+    {
+        captureFrames = frames;
+        captureDrops = drops;
     }
 
     void onDutyCycle(final long durationNs)
@@ -142,5 +150,15 @@ public final class WorkerCounters
     public long kernelRxDrops()
     {
         return kernelRxDrops;
+    }
+
+    public long captureFrames()
+    {
+        return captureFrames;
+    }
+
+    public long captureDrops()
+    {
+        return captureDrops;
     }
 }

@@ -327,6 +327,11 @@ public final class LoadBalancerState
             {
                 fragmentOwners.put(fragmentKey, entry);
             }
+            if (maglev[entry.index] != null && maglev[entry.index].lookup(0) != MaglevTable.NO_BACKEND)
+            {
+                vipTable.putEchoAddress(vip.isIpv6(), AddressWords.matchWord0(vip.address()),
+                    AddressWords.matchWord1(vip.address()), entry.index);
+            }
         }
         for (final VipEntry owner : fragmentOwners.values())
         {

@@ -15,6 +15,7 @@ public final class VipTable
 {
     public static final int NOT_FOUND = -1;
     private static final int FRAGMENT_ENTRY = 0x100;
+    private static final int ECHO_ENTRY = 0x101;
 
     // Four longs per slot, so a probe reads one 32-byte slot: address word 0, address word 1, then the tag in the
     // low 32 bits and (VIP index + 1) in the high 32 bits (0 = empty), then padding.
@@ -74,6 +75,13 @@ public final class VipTable
         put(ipv6, w0, w1, protocol, FRAGMENT_ENTRY, index);
     }
 
+    // An address whose ICMP echo requests the forwarder answers: it has a VIP with an eligible backend, which is
+    // when the controller announces it (AnnouncePolicy).
+    void putEchoAddress(final boolean ipv6, final long w0, final long w1, final int index)
+    {
+        put(ipv6, w0, w1, 0, ECHO_ENTRY, index);
+    }
+
     private int get(final boolean ipv6, final long w0, final long w1, final int port, final int protocol)
     {
         final long[] slots = this.slots;
@@ -116,5 +124,17 @@ public final class VipTable
     public int findFragmentVip(final FlowKey key)
     {
         return get(key.isIpv6(), key.destinationWord0(), key.destinationWord1(), key.protocol(), FRAGMENT_ENTRY);
+    }
+
+    /**
+     * Finds a VIP of an echo request's destination address that has an eligible backend (so the address is one
+     * the node announces).
+     *
+     * @param key the request's flow (destination address; ports and protocol ignored).
+     * @return VIP index, or {@link #NOT_FOUND}.
+     */
+    public int findEchoVip(final FlowKey key)
+    {
+        return get(key.isIpv6(), key.destinationWord0(), key.destinationWord1(), 0, ECHO_ENTRY);
     }
 }

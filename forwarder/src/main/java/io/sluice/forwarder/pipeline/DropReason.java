@@ -29,7 +29,9 @@ public enum DropReason
     NO_BACKEND("VIP has no eligible backend"),
     NO_HEADROOM("not enough headroom in front of the frame for the tunnel headers"),
     ENCAPSULATED_TOO_BIG("encapsulated packet would exceed the tunnel MTU"),
-    NO_TUNNEL_SOURCE("no tunnel source address of the backend's IP version");
+    NO_TUNNEL_SOURCE("no tunnel source address of the backend's IP version"),
+    ICMP_RATE_LIMITED("ICMP echo request to a VIP over the worker's reply rate limit"),
+    ICMP_ECHO_BAD_SOURCE("ICMP echo request to a VIP from a multicast, broadcast or unspecified source");
 
     private static final DropReason[] VALUES = values();
 

@@ -36,6 +36,9 @@ public final class PacketPipeline
     private static final int PASS_BASE = 2;
     // classify(): the frame is for a VIP and its flow is hashed, ready for backend selection
     private static final int MATCHED = PARSED_FLOW;
+    // parse() and classify(): an ICMP echo request; classify() keeps it only when its address is a VIP's that has
+    // an eligible backend (announced), else it is passed to the kernel as before
+    private static final int ECHO_REQUEST = Integer.MAX_VALUE;
     // slotVipTos: the VIP index in the low 16 bits (max_vips <= 65,536), DSCP + ECN in the next 8, then a bit set
     // for an IPv6 inner packet.
     private static final int TOS_SHIFT = 16;
@@ -51,6 +54,9 @@ public final class PacketPipeline
 
     private ForwardingSnapshot snapshot;
     private long nowNs;
+    // answers echo requests to VIPs; null: they are passed to the kernel
+    private IcmpEchoResponder echoResponder;
+    private int echoIcmpOffset;
 
     // What classifying each frame of the burst found (indexed by burst slot), for the forwarding pass.
     // Two words per frame, so the passes store and load little: the VIP and TOS, and the inner packet's span (first
@@ -111,6 +117,19 @@ public final class PacketPipeline
         {
             keys[i] = new FlowKey();
         }
+    }
+
+    /**
+     * Makes the pipeline answer ICMP echo requests to its VIPs itself (verdict {@link Verdict#REPLY}) instead of
+     * passing them to the kernel. Set before the first frame; the worker sends replies out of the receive port.
+     *
+     * @param responder the worker's responder (with its rate limit), or null to pass echo requests to the kernel.
+     * @return this.
+     */
+    public PacketPipeline echoResponder(final IcmpEchoResponder responder)
+    {
+        this.echoResponder = responder;
+        return this;
     }
 
     /**
@@ -182,7 +201,8 @@ public final class PacketPipeline
         for (int i = 0; i < n; i++)
         {
             final int classified = slotClass[i];
-            final int verdict = classified == MATCHED ? forward(i, buffers[i], lengths[i]) : unmatched(classified);
+            final int verdict = classified == MATCHED ? forward(i, buffers[i], lengths[i]) :
+                classified == ECHO_REQUEST ? echo(i, buffers[i], offsets[i]) : unmatched(classified);
             verdicts[i] = verdict;
             if (verdict == Verdict.FORWARD)
             {
@@ -193,6 +213,11 @@ public final class PacketPipeline
             else if (verdict == Verdict.DROP)
             {
                 burst.dropReasons[i] = dropReason;
+            }
+            else if (verdict == Verdict.REPLY)
+            {
+                offsets[i] = outOffset;
+                lengths[i] = outLength;
             }
         }
         counters.verdicts[Verdict.FORWARD] += forwarded;
@@ -206,7 +231,7 @@ public final class PacketPipeline
      *               (frames are read and written by address, {@link FrameBytes}).
      * @param offset first byte of the Ethernet header.
      * @param length frame length.
-     * @return a {@link Verdict}; after FORWARD see {@link #outOffset()} and {@link #outLength()}, after DROP
+     * @return a {@link Verdict}; after FORWARD and REPLY see {@link #outOffset()} and {@link #outLength()}, after DROP
      *         {@link #dropReason()}.
      * @throws IllegalArgumentException if the buffer wraps a byte array.
      */
@@ -215,7 +240,7 @@ public final class PacketPipeline
         final int classified = classify(0, buffer, offset, length);
         if (classified != MATCHED)
         {
-            return unmatched(classified);
+            return classified == ECHO_REQUEST ? echo(0, buffer, offset) : unmatched(classified);
         }
         final int verdict = forward(0, buffer, length);
         if (verdict == Verdict.FORWARD)
@@ -234,7 +259,7 @@ public final class PacketPipeline
         final int parsed = parse(key, buffer, offset, length);
         if (parsed < 0 || parsed >= PASS_BASE)
         {
-            return parsed;
+            return parsed == ECHO_REQUEST ? classifyEcho(slot, key) : parsed;
         }
         final VipTable vips = snapshot.vips();
         final int vip = parsed == PARSED_FLOW ? vips.find(key) : vips.findFragmentVip(key);
@@ -246,6 +271,43 @@ public final class PacketPipeline
         slotHash[slot] = key.hash(hashSeed);
         slotSpan[slot] = (ipOffset & 0xFFFF_FFFFL) | (long)ipEnd << 32;
         return MATCHED;
+    }
+
+    private int classifyEcho(final int slot, final FlowKey key)
+    {
+        if (snapshot.vips().findEchoVip(key) == VipTable.NOT_FOUND)
+        {
+            return passCode(PassReason.NOT_LOAD_BALANCED);
+        }
+        slotVipTos[slot] = ipv6Packet ? IPV6_PACKET << TOS_SHIFT : 0;
+        slotHash[slot] = echoIcmpOffset;
+        slotSpan[slot] = (ipOffset & 0xFFFF_FFFFL) | (long)ipEnd << 32;
+        return ECHO_REQUEST;
+    }
+
+    // Answers the echo request classified into burst slot {@code slot} (IcmpEchoResponder), or drops it.
+    private int echo(final int slot, final MutableDirectBuffer buffer, final int frameOffset)
+    {
+        final long span = slotSpan[slot];
+        final int end = (int)(span >>> 32);
+        final boolean ipv6 = (slotVipTos[slot] & IPV6_PACKET << TOS_SHIFT) != 0;
+        final int start = echoResponder.reply(buffer, frameOffset, (int)span, (int)slotHash[slot], end, ipv6, nowNs);
+        if (start < 0)
+        {
+            return drop(-1 - start);
+        }
+        outOffset = start;
+        outLength = end - start;
+        counters.verdicts[Verdict.REPLY]++;
+        if (ipv6)
+        {
+            counters.icmpEchoRepliesV6++;
+        }
+        else
+        {
+            counters.icmpEchoRepliesV4++;
+        }
+        return Verdict.REPLY;
     }
 
     private int unmatched(final int classified)
@@ -483,6 +545,14 @@ public final class PacketPipeline
             return dropCode(DropReason.ICMP_TRUNCATED);
         }
         final int type = FrameBytes.getUnsignedByte(buffer, l4 + IcmpHeader.TYPE_FIELD_OFFSET);
+        if (type == IcmpHeader.V4_ECHO_REQUEST && echoResponder != null)
+        {
+            key.ipv4(FrameBytes.getIntLittleEndian(buffer, ipOffset + Ipv4Header.SOURCE_FIELD_OFFSET),
+                FrameBytes.getIntLittleEndian(buffer, ipOffset + Ipv4Header.DESTINATION_FIELD_OFFSET), 0,
+                Protocols.IPPROTO_ICMP);
+            echoIcmpOffset = l4;
+            return ECHO_REQUEST;
+        }
         if (type != IcmpHeader.V4_DESTINATION_UNREACHABLE)
         {
             return passCode(PassReason.NOT_LOAD_BALANCED);
@@ -582,6 +652,13 @@ public final class PacketPipeline
             return dropCode(DropReason.ICMP_TRUNCATED);
         }
         final int type = FrameBytes.getUnsignedByte(buffer, l4 + IcmpHeader.TYPE_FIELD_OFFSET);
+        if (type == IcmpHeader.V6_ECHO_REQUEST && echoResponder != null)
+        {
+            setIpv6Key(key, buffer, ipOffset + Ipv6Header.SOURCE_FIELD_OFFSET,
+                ipOffset + Ipv6Header.DESTINATION_FIELD_OFFSET, 0, Protocols.IPPROTO_ICMPV6);
+            echoIcmpOffset = l4;
+            return ECHO_REQUEST;
+        }
         if (type != IcmpHeader.V6_DESTINATION_UNREACHABLE && type != IcmpHeader.V6_PACKET_TOO_BIG)
         {
             return passCode(PassReason.NOT_LOAD_BALANCED);

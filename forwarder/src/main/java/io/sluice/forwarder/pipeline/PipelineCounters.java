@@ -19,6 +19,8 @@ public final class PipelineCounters
     long connectionHits;
     long connectionMisses;
     long connectionRebinds;
+    long icmpEchoRepliesV4;
+    long icmpEchoRepliesV6;
 
     /**
      * Creates zeroed counters.
@@ -189,5 +191,25 @@ public final class PipelineCounters
     public long connectionRebinds()
     {
         return connectionRebinds;
+    }
+
+    /**
+     * Returns ICMP echo replies sent for IPv4 VIPs.
+     *
+     * @return replies.
+     */
+    public long icmpEchoRepliesV4()
+    {
+        return icmpEchoRepliesV4;
+    }
+
+    /**
+     * Returns ICMPv6 echo replies sent for IPv6 VIPs.
+     *
+     * @return replies.
+     */
+    public long icmpEchoRepliesV6()
+    {
+        return icmpEchoRepliesV6;
     }
 }

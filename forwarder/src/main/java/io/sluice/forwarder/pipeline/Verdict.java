@@ -18,7 +18,13 @@ public final class Verdict
      */
     public static final int DROP = 2;
 
-    public static final int COUNT = 3;
+    /**
+     * The buffer now holds a reply the forwarder generated (an ICMP echo reply from a VIP); transmit it on the port
+     * the frame came in on.
+     */
+    public static final int REPLY = 3;
+
+    public static final int COUNT = 4;
 
     private Verdict()
     {
@@ -37,6 +43,7 @@ public final class Verdict
             case FORWARD -> "FORWARD";
             case PASS -> "PASS";
             case DROP -> "DROP";
+            case REPLY -> "REPLY";
             default -> "UNKNOWN(" + verdict + ")";
         };
     }

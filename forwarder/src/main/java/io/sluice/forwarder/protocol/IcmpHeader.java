@@ -25,6 +25,11 @@ public final class IcmpHeader extends HeaderFlyweight
     public static final int V4_CODE_FRAGMENTATION_NEEDED = 4;
     public static final int V6_DESTINATION_UNREACHABLE = 1;
     public static final int V6_PACKET_TOO_BIG = 2;
+    public static final int V4_ECHO_REPLY = 0;
+    public static final int V4_ECHO_REQUEST = 8;
+    public static final int V6_ECHO_REQUEST = 128;
+    public static final int V6_ECHO_REPLY = 129;
+    public static final int CHECKSUM_FIELD_OFFSET = 2;
 
     /**
      * Returns the message type.

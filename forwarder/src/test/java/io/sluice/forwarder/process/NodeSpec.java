@@ -57,6 +57,7 @@ final class NodeSpec
     private final List<WorkerSpec> workers = new ArrayList<>();
     private final List<VipSpec> vips = new ArrayList<>();
     private String idleStrategy = "yield";
+    private boolean echoToKernel;
     private String nextHopMac = DEFAULT_NEXT_HOP_MAC;
     private String tunnelSourceV4 = "172.16.0.1";
     private String tunnelSourceV6 = "fd00:5::1";
@@ -97,6 +98,25 @@ final class NodeSpec
     NodeSpec port(final String portName)
     {
         ports.add(portName);
+        return this;
+    }
+
+    /**
+     * Tells whether the forwarder answers echo requests to VIPs itself: by default it does, on workers that send
+     * on their receive port (every worker here, or the reference would not match).
+     */
+    boolean echoReplies()
+    {
+        return !echoToKernel && workers.stream().allMatch(worker -> worker.rxPort().equals(worker.txPort()));
+    }
+
+    /**
+     * Writes {@code icmp_echo: {mode: kernel}}: echo requests to VIPs are passed, as before the forwarder answered
+     * them.
+     */
+    NodeSpec echoToKernel()
+    {
+        echoToKernel = true;
         return this;
     }
 
@@ -247,6 +267,10 @@ final class NodeSpec
         if (mbufsPerWorker > 0)
         {
             yaml.append("  mbufs_per_worker: ").append(mbufsPerWorker).append('\n');
+        }
+        if (echoToKernel)
+        {
+            yaml.append("  icmp_echo: {mode: kernel}\n");
         }
         for (final String line : extraForwarderLines)
         {

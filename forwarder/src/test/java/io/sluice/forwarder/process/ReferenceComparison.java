@@ -110,6 +110,12 @@ final class ReferenceComparison
         compare(differences, "passed", counters.verdict(Verdict.PASS), workerValue(values, CounterType.PASSED, worker));
         compare(differences, "dropped", counters.verdict(Verdict.DROP),
             workerValue(values, CounterType.DROPPED, worker));
+        compare(differences, "icmp echo replies v4", counters.icmpEchoRepliesV4(),
+            workerValue(values, CounterType.ICMP_ECHO_REPLIES_V4, worker));
+        compare(differences, "icmp echo replies v6", counters.icmpEchoRepliesV6(),
+            workerValue(values, CounterType.ICMP_ECHO_REPLIES_V6, worker));
+        compare(differences, "icmp rate limited", counters.dropped(DropReason.ICMP_RATE_LIMITED),
+            workerValue(values, CounterType.ICMP_RATE_LIMITED, worker));
         for (final DropReason reason : DropReason.values())
         {
             compare(differences, "drop " + reason, counters.dropped(reason),

@@ -3,6 +3,8 @@ package io.sluice.forwarder.process;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.DropReason;
+import io.sluice.common.config.IcmpEchoConfig;
+import io.sluice.forwarder.pipeline.IcmpEchoResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
@@ -45,12 +47,19 @@ final class ReferenceWorker
     private long rxBytes;
     private long txBytes;
 
-    ReferenceWorker(final PipelineConfig config, final SnapshotPublisher publisher)
+    ReferenceWorker(final PipelineConfig config, final SnapshotPublisher publisher, final boolean echoReplies)
     {
         counters = new PipelineCounters(config.maxVips(), config.maxBackends());
         connections = new ConnectionTable(config.connectionTableCapacity(), config.tcpIdleTimeoutNs(),
             config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs());
         pipeline = new PacketPipeline(config, publisher, connections, counters);
+        if (echoReplies)
+        {
+            // The forwarder's defaults (icmp_echo: reply, 1000/s, burst 50); the reference's clock stands still, so
+            // its bucket holds 50 replies.
+            pipeline.echoResponder(new IcmpEchoResponder(IcmpEchoConfig.DEFAULT_RATE_PER_SECOND,
+                IcmpEchoConfig.DEFAULT_BURST));
+        }
     }
 
     /**
@@ -58,7 +67,8 @@ final class ReferenceWorker
      */
     static ReferenceWorker forNode(final NodeSpec spec)
     {
-        return new ReferenceWorker(spec.pipelineConfig(), new SnapshotPublisher(spec.newState().snapshot()));
+        return new ReferenceWorker(spec.pipelineConfig(), new SnapshotPublisher(spec.newState().snapshot()),
+            spec.echoReplies());
     }
 
     /**
@@ -92,7 +102,7 @@ final class ReferenceWorker
         final int verdict = pipeline.process(mbuf, MBUF_HEADROOM, frame.length);
         verdicts.add(verdict);
         dropReasons.add(verdict == Verdict.DROP ? pipeline.dropReason() : -1);
-        if (verdict == Verdict.FORWARD)
+        if (verdict == Verdict.FORWARD || verdict == Verdict.REPLY)
         {
             final int offset = pipeline.outOffset();
             output.add(new Output(index, OffHeapFrames.copy(mbuf, offset, offset + pipeline.outLength())));

@@ -224,6 +224,7 @@ final class TrafficMix
             .icmpv6(2, 0, 1280, truncate(quotedV6, 1232)).build(), -1);
         drop(DropReason.ICMP_QUOTE_TRUNCATED, v4(ROUTER_V4, WEB_V4).icmpv4(3, 4, 1400, truncate(quotedV4, 12))
             .build());
+        drop(DropReason.ICMP_ECHO_BAD_SOURCE, v4("224.0.0.9", WEB_V4).icmpv4(8, 0, 0x0001_0003, new byte[8]).build());
         drop(DropReason.ICMP_QUOTE_MALFORMED, v4(ROUTER_V4, WEB_V4)
             .icmpv4(3, 4, 1400, packet().ipv4(WEB_V4, clientV4(0)).ihl(3).tcp(80, 40_000).buildIpPacket()).build());
     }
