@@ -90,7 +90,12 @@ class CaptureToolTest
                 assertEquals(summary.captured(), summary.written(), "every captured frame is in the file");
                 assertEquals(summary.matched(), summary.captured() + summary.dropped());
                 assertEquals(packets.size(), summary.written());
-                assertEquals(summary.rx(), summary.tx(), "each received web frame was forwarded");
+                // Each web frame is matched twice, as received and as sent; a copy that found the ring full is a
+                // capture drop (a loaded machine may starve the draining tool), so rx and tx differ by drops at most.
+                assertEquals(0, summary.matched() % 2, "each received web frame was matched once in each direction");
+                assertTrue(Math.abs(summary.rx() - summary.tx()) <= summary.dropped(),
+                    "each received web frame was forwarded: rx " + summary.rx() + ", tx " + summary.tx() + ", dropped "
+                        + summary.dropped());
                 for (final PcapNgReader.Packet packet : packets)
                 {
                     assertEquals("net_pcap0", packet.interfaceName());
