@@ -2,10 +2,12 @@
 # Debian packages the scripts need, and one way to install the missing ones. Sourced by test.sh, demo.sh and
 # bench-forwarder.sh, so that a tool added for one of them is installed by all that need it.
 
-# What building and running Sluice needs.
-SLUICE_BUILD_PACKAGES=(openjdk-17-jdk-headless maven gcc make pkg-config libxxhash-dev libdpdk-dev dpdk)
+# What building and running Sluice needs. dpdk-dev gives dpdk-testpmd (the package named dpdk does not).
+SLUICE_BUILD_PACKAGES=(openjdk-17-jdk-headless maven gcc make pkg-config libxxhash-dev libdpdk-dev dpdk-dev)
 # What the namespace topologies need (system tests, the demo): router, BGP, tools inside the namespaces.
 SLUICE_TOPOLOGY_PACKAGES=(bird2 exabgp iproute2 curl python3-scapy ethtool jq)
+# What scripts/bench-pktgen.sh needs: pktgen-dpdk's build (meson, ninja, Lua, libpcap, libnuma, libbsd) and the plot.
+SLUICE_PKTGEN_PACKAGES=(meson ninja-build liblua5.3-dev libpcap-dev libnuma-dev libbsd-dev python3-matplotlib)
 
 # package_missing PACKAGE: succeeds when the package's tool or file is not on this machine.
 package_missing() {
@@ -15,7 +17,13 @@ package_missing() {
         gcc) ! command -v cc >/dev/null ;;
         libxxhash-dev) [[ ! -f /usr/include/xxhash.h ]] ;;
         libdpdk-dev) ! pkg-config --exists libdpdk 2>/dev/null ;;
-        dpdk) ! command -v dpdk-testpmd >/dev/null ;;
+        dpdk-dev) ! command -v dpdk-testpmd >/dev/null ;;
+        ninja-build) ! command -v ninja >/dev/null ;;
+        liblua5.3-dev) ! pkg-config --exists lua5.3 2>/dev/null ;;
+        libpcap-dev) ! pkg-config --exists libpcap 2>/dev/null ;;
+        libnuma-dev) [[ ! -f /usr/include/numa.h ]] ;;
+        libbsd-dev) ! pkg-config --exists libbsd 2>/dev/null ;;
+        python3-matplotlib) ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ;;
         bird2) ! command -v bird >/dev/null ;;
         iproute2) ! command -v ip >/dev/null ;;
         # Debian's python3: the python3 first on PATH may be another build without scapy.
