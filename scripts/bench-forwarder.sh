@@ -111,23 +111,13 @@ cleanup() {
     trap '' INT TERM # a second Ctrl-C must not cut the cleanup short
     stop_started_processes
     # A clean exit leaves none of these; a killed DPDK process or forwarder may.
-    local prefix
-    for prefix in "sluice-$node" "$testpmd_prefix"; do
-        rm -f /dev/hugepages/"$prefix"map_* 2>/dev/null || true
-        rm -rf "/var/run/dpdk/$prefix" 2>/dev/null || true
-    done
+    remove_dpdk_leftovers "sluice-$node" "$testpmd_prefix"
     rm -rf "${counters_root:?}/$node"
     if [[ $counters_root_made -eq 1 ]]; then
         rmdir "$counters_root" 2>/dev/null || true
     fi
     release_hugepages
-    if [[ -n "$work" && -d "$work" ]]; then
-        if [[ -n "$results_dir" ]]; then
-            mkdir -p "$results_dir" && cp -r "$work"/. "$results_dir"/ ||
-                echo "bench-forwarder: could not copy the logs to $results_dir" >&2
-        fi
-        rm -rf "$work"
-    fi
+    keep_results bench-forwarder "$work" "$results_dir"
     exit "$status"
 }
 # shellcheck source=scripts/lib/bench.sh
@@ -151,17 +141,7 @@ write_pcap() {
 write_config() {
     local file=$1
     {
-        echo "node:"
-        echo "  name: $node"
-        echo "forwarder:"
-        printf '  eal_args: ['
-        local first=1 arg
-        for arg in "${eal_args[@]}"; do
-            [[ $first -eq 1 ]] || printf ', '
-            printf '"%s"' "$arg"
-            first=0
-        done
-        echo "]"
+        forwarder_config_head "$node" "${eal_args[@]}"
         cat <<EOF
   ports:
     - name: net_pcap0

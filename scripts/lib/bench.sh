@@ -163,3 +163,38 @@ run_and_wait() {
 ratio() {
     awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "0" }'
 }
+
+# forwarder_config_head NODE EAL_ARG...: the first lines of a node config, up to forwarder.eal_args.
+forwarder_config_head() {
+    local node=$1 first=1 arg
+    shift
+    echo "node:"
+    echo "  name: $node"
+    echo "forwarder:"
+    printf '  eal_args: ['
+    for arg in "$@"; do
+        [[ $first -eq 1 ]] || printf ', '
+        printf '"%s"' "$arg"
+        first=0
+    done
+    echo "]"
+}
+
+# remove_dpdk_leftovers PREFIX...: what a killed DPDK process of that --file-prefix leaves (a clean exit none).
+remove_dpdk_leftovers() {
+    local prefix
+    for prefix in "$@"; do
+        rm -f /dev/hugepages/"$prefix"map_* /dev/hugepages/"$prefix"map 2>/dev/null || true
+        rm -rf "/var/run/dpdk/$prefix" 2>/dev/null || true
+    done
+}
+
+# keep_results WHO WORK DIR: copies the work directory into DIR (when given) and removes it.
+keep_results() {
+    local who=$1 work=$2 dir=$3
+    [[ -n "$work" && -d "$work" ]] || return 0
+    if [[ -n "$dir" ]]; then
+        mkdir -p "$dir" && cp -r "$work"/. "$dir"/ || echo "$who: could not copy the results to $dir" >&2
+    fi
+    rm -rf "$work"
+}

@@ -2,7 +2,7 @@
 """Writes the pcap files the benchmarks replay: IPv4 TCP frames to a VIP over a number of flows.
 
 usage: bench_frames.py OUT.pcap [--flows N] [--size BYTES|imix] [--flags syn|ack] [--syn-share S] [--options]
-                       [--vip A.B.C.D] [--port P] [--max-frames N]
+                       [--vip A.B.C.D] [--port P] [--max-frames N] [--dst-mac M]
 
 Sizes count the 4-byte FCS, as RFC 2544 and pktgen do: --size 64 writes 60-byte frames (the FCS is the NIC's).
 IMIX is the simple 7:4:1 mix of 64, 570 and 1518 bytes. Frame i belongs to flow i % flows (source address
@@ -35,6 +35,9 @@ def checksum(data):
     return ~total & 0xFFFF
 
 
+DST_MAC = bytes.fromhex("020000000001")
+
+
 def frame(i, size, src, sport, dst, dport, flags, options):
     """One Ethernet/IPv4/TCP frame of size bytes (FCS included), valid IPv4 and TCP checksums."""
     ip_header = 20 + len(options)
@@ -47,7 +50,7 @@ def frame(i, size, src, sport, dst, dport, flags, options):
     ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x40 | (ip_header // 4), 0, ip_header + len(tcp), i & 0xFFFF,
                                0x4000, 64, 6, 0, src, dst)) + options
     ip[10:12] = struct.pack("!H", checksum(bytes(ip)))
-    return (bytes.fromhex("020000000001" "020000000002" "0800") + ip + tcp).ljust(max(60, size - 4), b"\0")
+    return (DST_MAC + bytes.fromhex("020000000002" "0800") + ip + tcp).ljust(max(60, size - 4), b"\0")
 
 
 def main(argv):
@@ -61,7 +64,10 @@ def main(argv):
     parser.add_argument("--vip", default="10.100.0.1")
     parser.add_argument("--port", type=int, default=80)
     parser.add_argument("--max-frames", type=int, default=0)
+    parser.add_argument("--dst-mac", default="02:00:00:00:00:01")
     args = parser.parse_args(argv)
+    global DST_MAC
+    DST_MAC = bytes.fromhex(args.dst_mac.replace(":", ""))
     if args.flows < 1 or not 0.0 <= args.syn_share < 1.0:
         parser.error("--flows must be >= 1 and --syn-share in [0, 1)")
     sizes = IMIX if args.size == "imix" else (int(args.size),)
