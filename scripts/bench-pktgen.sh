@@ -21,7 +21,7 @@ set -euo pipefail
 
 usage() {
     echo "usage: scripts/bench-pktgen.sh [--local | --ports PCI_A,PCI_B --gen-ports PCI_C,PCI_D [--gen-lcores MAP]" \
-        "[--dut-mac MAC]] [--quick | --smoke] [--sizes LIST] [--flows LIST] [--syn-share S] [--tolerance PCT] [--seconds S] [--steps N]" \
+        "[--gen-map MAP] [--dut-mac MAC]] [--quick | --smoke] [--sizes LIST] [--flows LIST] [--syn-share S] [--tolerance PCT] [--seconds S] [--steps N]" \
         "[--devices LIST] [--pktgen BIN | --pktgen-src SRC] [--build-only] [--dry-run] [--json] [--results DIR]" \
         "[-h | --help]"
 }
@@ -33,6 +33,8 @@ print_help() {
   --ports A,B      Sluice on the NIC ports A (in, from the generator) and B (out, towards the generator);
                    needs --gen-ports C,D: pktgen's ports cabled to A and B (C -> A, B -> D)
   --gen-lcores MAP pktgen's EAL --lcores (default 0@0,1@0: main and worker lcore on core 0)
+  --gen-map MAP    pktgen's -m matrix of lcores to ports (default 1.[0-1]: lcore 1 serves both ports; on NICs
+                   e.g. "[1:2].0,[3:4].1" for an RX and a TX lcore per port)
   --dut-mac MAC    destination MAC of the generated frames (default 02:00:00:00:00:01; on NICs: port A's MAC)
   --quick          one short point per device (64 B, 10,000 flows, 1 s trials; a 3-step search for Sluice):
                    under 5 minutes here
@@ -81,6 +83,7 @@ topology=local
 dut_ports=""
 gen_ports=""
 gen_lcores="0@0,1@0"
+gen_map="1.[0-1]"
 dut_mac="02:00:00:00:00:01"
 preset=full
 sizes=""
@@ -105,13 +108,14 @@ while [[ $# -gt 0 ]]; do
         --build-only) build_only=1 ;;
         --dry-run) dry_run=1 ;;
         --json) json=1 ;;
-        --ports|--gen-ports|--gen-lcores|--dut-mac|--sizes|--flows|--syn-share|--tolerance|--seconds|--steps|--devices|\
+        --ports|--gen-ports|--gen-lcores|--gen-map|--dut-mac|--sizes|--flows|--syn-share|--tolerance|--seconds|--steps|--devices|\
         --pktgen|--pktgen-src|--results)
             [[ $# -ge 2 ]] || usage_error "$1 needs a value"
             case "$1" in
                 --ports) topology=ports; dut_ports=$2 ;;
                 --gen-ports) gen_ports=$2 ;;
                 --gen-lcores) gen_lcores=$2 ;;
+                --gen-map) gen_map=$2 ;;
                 --dut-mac) dut_mac=$2 ;;
                 --sizes) sizes=$2 ;;
                 --flows) flows_list=$2 ;;
@@ -387,7 +391,7 @@ run_generator() {
     mkdir -p "$control"
     local pin=""
     [[ $topology == local ]] && pin="taskset -c 0 " # on real NICs --gen-lcores places pktgen's lcores
-    local cmd="$pin$pktgen_bin ${gen_eal[*]} -- -P -m 1.[0-1] --rxd=1024 --txd=1024 -s 0:$pcap -f $lib/pktgen-control.lua"
+    local cmd="$pin$pktgen_bin ${gen_eal[*]} -- -P -m '$gen_map' --rxd=1024 --txd=1024 -s 0:$pcap -f $lib/pktgen-control.lua"
     [[ $dry_run -eq 0 ]] || { echo "generator: $cmd"; return; }
     local capture=()
     [[ $device == sluice && $syn == 0 ]] && capture=(--capture)

@@ -1,9 +1,10 @@
 # shellcheck shell=bash disable=SC2034
-# Debian packages the scripts need, and one way to install the missing ones. Sourced by test.sh, demo.sh and
-# bench-forwarder.sh, so that a tool added for one of them is installed by all that need it.
+# Debian packages the scripts need, and one way to install the missing ones. Sourced by test.sh, demo.sh,
+# bench-forwarder.sh and bench-pktgen.sh, so that a tool added for one of them is installed by all that need it.
 
-# What building and running Sluice needs. dpdk-dev gives dpdk-testpmd (the package named dpdk does not).
-SLUICE_BUILD_PACKAGES=(openjdk-17-jdk-headless maven gcc make pkg-config libxxhash-dev libdpdk-dev dpdk-dev)
+# What building and running Sluice needs. dpdk-dev gives dpdk-testpmd; dpdk gives only dpdk-devbind.py (binding
+# NIC ports to vfio-pci) and dpdk-hugepages.py.
+SLUICE_BUILD_PACKAGES=(openjdk-17-jdk-headless maven gcc make pkg-config libxxhash-dev libdpdk-dev dpdk dpdk-dev)
 # What the namespace topologies need (system tests, the demo): router, BGP, tools inside the namespaces.
 SLUICE_TOPOLOGY_PACKAGES=(bird2 exabgp iproute2 curl python3-scapy ethtool jq)
 # What scripts/bench-pktgen.sh needs: pktgen-dpdk's build (meson, ninja, Lua, libpcap, libnuma, libbsd) and the plot.
@@ -17,6 +18,7 @@ package_missing() {
         gcc) ! command -v cc >/dev/null ;;
         libxxhash-dev) [[ ! -f /usr/include/xxhash.h ]] ;;
         libdpdk-dev) ! pkg-config --exists libdpdk 2>/dev/null ;;
+        dpdk) ! command -v dpdk-devbind.py >/dev/null ;;
         dpdk-dev) ! command -v dpdk-testpmd >/dev/null ;;
         ninja-build) ! command -v ninja >/dev/null ;;
         liblua5.3-dev) ! pkg-config --exists lua5.3 2>/dev/null ;;
