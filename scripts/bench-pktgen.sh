@@ -231,7 +231,8 @@ find_pktgen() {
         { rm -rf "$unpacked"; die "$pktgen_src is not a pktgen-dpdk source tree (no VERSION, meson.build)"; }
     version=$(tr -d '[:space:]' < "$src_dir/VERSION")
     [[ "$version" =~ ^[0-9A-Za-z._-]+$ ]] || { rm -rf "$unpacked"; die "odd pktgen VERSION '$version'"; }
-    local cache="$root/native/build/pktgen-$version"
+    # The build is keyed by version and by the one change made to it (PKTGEN_PATCH_LEVEL, below).
+    local cache="$root/native/build/pktgen-$version-sluice$PKTGEN_PATCH_LEVEL"
     pktgen_bin="$cache/build/app/pktgen"
     if [[ -x "$pktgen_bin" ]]; then
         log "pktgen $version: cached build $pktgen_bin"
@@ -243,6 +244,7 @@ find_pktgen() {
     mkdir -p "$root/native/build"
     cp -r "$src_dir" "$cache.tmp"
     [[ -z "$unpacked" ]] || rm -rf "$unpacked"
+    patch_pktgen "$cache.tmp"
     # Without the c_args the Lua library misses rte_version.h (environment.md).
     (cd "$cache.tmp" && meson setup build -Denable_lua=true -Dc_args="$(pkg-config --cflags libdpdk)" &&
         ninja -C build) > "$root/native/build/pktgen-$version.build.log" 2>&1 ||
@@ -250,6 +252,36 @@ find_pktgen() {
     # meson keeps absolute paths: rebuild-free use from the final directory is all we need.
     mv "$cache.tmp" "$cache"
     [[ -x "$pktgen_bin" ]] || die "pktgen built, but $pktgen_bin is missing"
+}
+
+# Two changes to pktgen 23.06.1 for random bit fields (pktgen.rnd) on the frames of a pcap, which the SYN mix
+# and flow counts above the pcap's size need: turning random bits on no longer turns the pcap mode off
+# (EXCLUSIVE_MODES in app/pktgen-port-cfg.h), and the bits are written into every frame sent (23.06.1 writes
+# them only in pktgen_send_burst, which its transmit loop no longer calls: its random mode changes nothing).
+readonly PKTGEN_PATCH_LEVEL=2
+patch_pktgen() {
+    "$PYTHON" - "$1/app/pktgen-cmds.c" "$1/app/pktgen.c" <<'EOF'
+import sys
+def replace(path, old, new):
+    text = open(path).read()
+    if old not in text:
+        sys.exit("bench-pktgen: cannot patch %s: it is not as in pktgen 23.06.1" % path)
+    open(path, "w").write(text.replace(old, new))
+old = """    if (onOff == ENABLE_STATE) {
+        pktgen_clr_port_flags(info, EXCLUSIVE_MODES);
+        pktgen_set_port_flags(info, SEND_RANDOM_PKTS);"""
+new = """    if (onOff == ENABLE_STATE) {
+        pktgen_clr_port_flags(info, EXCLUSIVE_MODES & ~SEND_PCAP_PKTS); /* Sluice: random bits on pcap frames */
+        pktgen_set_port_flags(info, SEND_RANDOM_PKTS);"""
+replace(sys.argv[1], old, new)
+old = """    mlen = pg_pktmbuf_alloc_bulk(mp, pkts, txCnt);
+"""
+new = """    mlen = pg_pktmbuf_alloc_bulk(mp, pkts, txCnt);
+    if (mlen > 0 && pktgen_tst_port_flags(info, SEND_RANDOM_PKTS)) /* Sluice: random bits on every frame */
+        pktgen_rnd_bits_apply(info, pkts, mlen, NULL);
+"""
+replace(sys.argv[2], old, new)
+EOF
 }
 
 frame_bytes() {
@@ -355,6 +387,7 @@ sluice_totals() {
     taskset -c 0 "$root/scripts/sluice" stats --node "$node" --dir "$counters_root" --json --count 1 2>/dev/null |
         jq -c '{rx_packets: .totals.rx_packets, forwarded: .totals.forwarded, tx_full_drops: .totals.tx_full_drops,
                 dropped: .totals.dropped, conn_misses: .totals.conn_misses, duty_cycles: .totals.duty_cycles,
+                conn_evictions: .totals.conn_evictions,
                 tx_packets: .totals.tx_packets}'
 }
 
