@@ -97,10 +97,6 @@ node="bench-fwd-$$"
 testpmd_prefix="sluice-bench-testpmd-$$"
 counters_root=/dev/shm/sluice
 work=""
-pids=()
-hugepages_added=0
-hugetlbfs_mounted=0
-hugepages_dir_made=0
 counters_root_made=0
 
 log() {
@@ -113,38 +109,19 @@ cleanup() {
     local status=$?
     trap - EXIT
     trap '' INT TERM # a second Ctrl-C must not cut the cleanup short
-    local pid
-    for pid in ${pids[@]+"${pids[@]}"}; do
-        if kill -0 "$pid" 2>/dev/null; then
-            kill -TERM "$pid" 2>/dev/null || true
-            for _ in $(seq 100); do
-                kill -0 "$pid" 2>/dev/null || break
-                sleep 0.1
-            done
-            kill -KILL "$pid" 2>/dev/null || true
-            wait "$pid" 2>/dev/null || true
-        fi
-    done
+    stop_started_processes
     # A clean exit leaves none of these; a killed DPDK process or forwarder may.
-    local prefix
-    for prefix in "sluice-$node" "$testpmd_prefix"; do
-        rm -f /dev/hugepages/"$prefix"map_* 2>/dev/null || true
-        rm -rf "/var/run/dpdk/$prefix" 2>/dev/null || true
-    done
+    remove_dpdk_leftovers "sluice-$node" "$testpmd_prefix"
     rm -rf "${counters_root:?}/$node"
     if [[ $counters_root_made -eq 1 ]]; then
         rmdir "$counters_root" 2>/dev/null || true
     fi
     release_hugepages
-    if [[ -n "$work" && -d "$work" ]]; then
-        if [[ -n "$results_dir" ]]; then
-            mkdir -p "$results_dir" && cp -r "$work"/. "$results_dir"/ ||
-                echo "bench-forwarder: could not copy the logs to $results_dir" >&2
-        fi
-        rm -rf "$work"
-    fi
+    keep_results bench-forwarder "$work" "$results_dir"
     exit "$status"
 }
+# shellcheck source=scripts/lib/bench.sh
+source "$root/scripts/lib/bench.sh"
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -155,113 +132,16 @@ install_packages() {
     install_missing_packages bench-forwarder "${SLUICE_BUILD_PACKAGES[@]}" jq python3
 }
 
-meminfo() {
-    awk -v key="$1:" '$1 == key { print $2 }' /proc/meminfo
-}
-
-# Reserves enough free hugepages for one EAL at a time (-m 512) and mounts hugetlbfs, as docs/environment.md
-# does; only what is missing is added, and cleanup gives exactly that back. Sets hugepages_note.
-reserve_hugepages() {
-    if [[ $no_huge -eq 1 ]]; then
-        hugepages_note="no (--no-huge given)"
-        return 1
-    fi
-    if [[ $(id -u) -ne 0 ]]; then
-        hugepages_note="no (not root: cannot reserve them)"
-        return 1
-    fi
-    local page_kb need free total
-    page_kb=$(meminfo Hugepagesize)
-    [[ -n "$page_kb" && "$page_kb" -gt 0 ]] || { hugepages_note="no (kernel reports no hugepage size)"; return 1; }
-    need=$(( (EAL_MEMORY_MB * 1024 + page_kb - 1) / page_kb ))
-    free=$(meminfo HugePages_Free)
-    if [[ $free -lt $need ]]; then
-        total=$(cat /proc/sys/vm/nr_hugepages)
-        echo $(( total + need - free )) > /proc/sys/vm/nr_hugepages 2>/dev/null || true
-        hugepages_added=$(( $(cat /proc/sys/vm/nr_hugepages) - total ))
-        free=$(meminfo HugePages_Free)
-        if [[ $free -lt $need ]]; then
-            release_hugepages
-            hugepages_note="no (only $free of $need hugepages of $page_kb kB could be reserved)"
-            return 1
-        fi
-    fi
-    if [[ ! -d /dev/hugepages ]]; then
-        mkdir -p /dev/hugepages
-        hugepages_dir_made=1
-    fi
-    if ! mountpoint -q /dev/hugepages; then
-        mount -t hugetlbfs nodev /dev/hugepages
-        hugetlbfs_mounted=1
-    fi
-    if [[ $hugepages_added -gt 0 ]]; then
-        hugepages_note="yes ($need x $page_kb kB pages; this script reserved $hugepages_added and gives them back)"
-    else
-        hugepages_note="yes ($need x $page_kb kB pages, already reserved)"
-    fi
-    return 0
-}
-
-release_hugepages() {
-    if [[ $hugetlbfs_mounted -eq 1 ]]; then
-        umount /dev/hugepages 2>/dev/null || true
-        hugetlbfs_mounted=0
-    fi
-    if [[ $hugepages_dir_made -eq 1 ]]; then
-        rmdir /dev/hugepages 2>/dev/null || true
-        hugepages_dir_made=0
-    fi
-    if [[ $hugepages_added -gt 0 ]]; then
-        local now
-        now=$(cat /proc/sys/vm/nr_hugepages)
-        echo $(( now > hugepages_added ? now - hugepages_added : 0 )) > /proc/sys/vm/nr_hugepages 2>/dev/null || true
-        hugepages_added=0
-    fi
-}
-
 # 60-byte Ethernet/IPv4/TCP SYN frames (54 bytes of headers, zero padding), valid checksums, FLOWS distinct
-# (source address, source port) pairs to VIP:80. Plain struct, no scapy: any python3 will do.
+# (source address, source port) pairs to VIP:80 (scripts/lib/bench_frames.py, 64 bytes with the FCS).
 write_pcap() {
-    python3 - "$1" "$FLOWS" <<'EOF'
-import struct, sys
-
-path, flows = sys.argv[1], int(sys.argv[2])
-vip = bytes([10, 100, 0, 1])
-
-def checksum(data):
-    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return ~total & 0xFFFF
-
-with open(path, "wb") as out:
-    out.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))  # pcap header, LINKTYPE_ETHERNET
-    for i in range(flows):
-        src = bytes([10, 200 + (i >> 16), (i >> 8) & 0xFF, i & 0xFF])
-        sport = 1024 + (i * 7919) % 64000
-        tcp = bytearray(struct.pack("!HHIIBBHHH", sport, 80, i, 0, 5 << 4, 0x02, 65535, 0, 0))
-        tcp[16:18] = struct.pack("!H", checksum(src + vip + struct.pack("!BBH", 0, 6, len(tcp)) + tcp))
-        ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), i & 0xFFFF, 0x4000, 64, 6, 0, src, vip))
-        ip[10:12] = struct.pack("!H", checksum(bytes(ip)))
-        frame = (bytes.fromhex("020000000001" "020000000002" "0800") + ip + tcp).ljust(60, b"\0")
-        out.write(struct.pack("<IIII", i // 1000000, i % 1000000, len(frame), len(frame)) + frame)
-EOF
+    python3 "$root/scripts/lib/bench_frames.py" "$1" --flows "$FLOWS" --size 64 --flags syn > /dev/null
 }
 
 write_config() {
     local file=$1
     {
-        echo "node:"
-        echo "  name: $node"
-        echo "forwarder:"
-        printf '  eal_args: ['
-        local first=1 arg
-        for arg in "${eal_args[@]}"; do
-            [[ $first -eq 1 ]] || printf ', '
-            printf '"%s"' "$arg"
-            first=0
-        done
-        echo "]"
+        forwarder_config_head "$node" "${eal_args[@]}"
         cat <<EOF
   ports:
     - name: net_pcap0
@@ -288,74 +168,6 @@ EOF
             echo "      - address: 10.1.0.$b"
         done
     } > "$file"
-}
-
-# Share of the last second core 1 spent busy, in percent: another busy-spinning process there halves every figure.
-core_busy_percent() {
-    local a b
-    a=$(awk -v cpu="cpu$FORWARDING_CORE" '$1 == cpu { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
-    sleep 1
-    b=$(awk -v cpu="cpu$FORWARDING_CORE" '$1 == cpu { print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
-    awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " "); busy = y[1] - x[1]; idle = y[2] - x[2];
-        printf "%d", ((busy + idle) > 0 ? 100 * busy / (busy + idle) : 0) }'
-}
-
-load_average() {
-    cut -d' ' -f1-3 /proc/loadavg
-}
-
-stamp_lines() {
-    local line
-    while IFS= read -r line; do
-        printf '%s %s\n' "$EPOCHREALTIME" "$line"
-    done
-}
-
-# Waits until FILE has a line matching PATTERN, the process PID is gone, or SECONDS pass.
-wait_for_line() {
-    local file=$1 pattern=$2 pid=$3 limit=$4
-    local deadline=$(( SECONDS + limit ))
-    while (( SECONDS < deadline )); do
-        grep -q -- "$pattern" "$file" 2>/dev/null && return 0
-        kill -0 "$pid" 2>/dev/null || return 1
-        sleep 0.2
-    done
-    return 1
-}
-
-stop_process() {
-    local pid=$1 signal=$2 limit=$3 status=0
-    kill "-$signal" "$pid" 2>/dev/null || true
-    local deadline=$(( SECONDS + limit ))
-    while kill -0 "$pid" 2>/dev/null && (( SECONDS < deadline )); do
-        sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-        return 124
-    fi
-    wait "$pid" || status=$?
-    forget_pid "$pid"
-    return "$status"
-}
-
-# Forgets a reaped pid, so that cleanup never signals a number the kernel may have handed to someone else.
-forget_pid() {
-    local kept=() p
-    for p in ${pids[@]+"${pids[@]}"}; do
-        [[ "$p" == "$1" ]] || kept+=("$p")
-    done
-    pids=(${kept[@]+"${kept[@]}"})
-}
-
-# Runs a command in the background and waits for it: a trapped signal interrupts `wait` at once (it would wait
-# for a foreground command to end), and cleanup then stops the command.
-run_and_wait() {
-    "$@" &
-    local pid=$! status=0
-    pids+=("$pid")
-    wait "$pid" || status=$?
-    forget_pid "$pid"
-    return "$status"
 }
 
 # Counts the GC events (distinct GC(n) ids) and the safepoints logged inside [start_ms, end_ms] (epoch ms, from
@@ -517,10 +329,6 @@ samples() {
         port == null_port && /Tx-pps:/ { print $1, tx, rx, $3 }' "$1"
 }
 
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "0" }'
-}
-
 install_packages
 make -s -C "$root/native" shim >&2
 
@@ -529,8 +337,7 @@ pcap="$work/flows.pcap"
 write_pcap "$pcap"
 [[ -d "$counters_root" ]] || { mkdir -p "$counters_root"; counters_root_made=1; }
 
-hugepages_note=""
-if reserve_hugepages; then
+if reserve_hugepages "$EAL_MEMORY_MB"; then
     use_hugepages=1
     eal_args=(--no-pci -m "$EAL_MEMORY_MB")
 else

@@ -52,4 +52,12 @@ promtool test rules deploy/prometheus/tests/sluice-rules-test.yml
 log "end to end: demo topology, failure drills, malformed frames (scripts/e2e-test.sh)"
 scripts/e2e-test.sh
 
+log "line rate smoke: pktgen-dpdk -> vhost-user -> forwarder -> GRE back to pktgen (scripts/bench-pktgen.sh --smoke)"
+# Counts, never speed: GRE to every backend in the captured frames, frames back, one connection per flow.
+# pktgen's source sits beside the clone in CI and development (../shared); its build is cached in native/build.
+install_missing_packages test.sh "${SLUICE_PKTGEN_PACKAGES[@]}"
+export PKTGEN_SRC=${PKTGEN_SRC:-$ROOT/../shared/third_party/pktgen-23.06.1.tar.gz}
+scripts/bench-pktgen.sh --build-only > /dev/null
+timeout 600 scripts/bench-pktgen.sh --smoke
+
 log "all tests passed"
