@@ -263,7 +263,7 @@ public final class ControllerMain
         {
             return RouteSpeaker.none();
         }
-        return ExaBgpRouteSpeaker.start(config.controller().bgp(), config.nodeDirectory(), nowMs);
+        return ExaBgpRouteSpeaker.start(config.controller().bgp(), config.vips(), config.nodeDirectory(), nowMs);
     }
 
     /** SIGUSR2 exits without withdrawing: for a restart of the controller alone (an upgrade, say). */
