@@ -6,6 +6,8 @@
 SLUICE_BUILD_PACKAGES=(openjdk-17-jdk-headless maven gcc make pkg-config libxxhash-dev libdpdk-dev dpdk)
 # What the namespace topologies need (system tests, the demo): router, BGP, tools inside the namespaces.
 SLUICE_TOPOLOGY_PACKAGES=(bird2 exabgp iproute2 curl python3-scapy ethtool jq)
+# FRR 8 (zebra, bgpd, vtysh): the second real router of the BGP tests (testkit FrrRouter).
+SLUICE_TOPOLOGY_PACKAGES+=(frr)
 
 # package_missing PACKAGE: succeeds when the package's tool or file is not on this machine.
 package_missing() {
@@ -17,6 +19,7 @@ package_missing() {
         libdpdk-dev) ! pkg-config --exists libdpdk 2>/dev/null ;;
         dpdk) ! command -v dpdk-testpmd >/dev/null ;;
         bird2) ! command -v bird >/dev/null ;;
+        frr) [[ ! -x /usr/lib/frr/bgpd || ! -x /usr/lib/frr/zebra ]] || ! command -v vtysh >/dev/null ;;
         iproute2) ! command -v ip >/dev/null ;;
         # Debian's python3: the python3 first on PATH may be another build without scapy.
         python3-scapy) ! /usr/bin/python3 -c 'import scapy' 2>/dev/null ;;
