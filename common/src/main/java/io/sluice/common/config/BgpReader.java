@@ -66,9 +66,10 @@ final class BgpReader
             throw reader.error("as_path_prepend", "only for eBGP: on an iBGP session (local_as = peer_as = " +
                 localAs + ") the local AS in the path makes the router drop the route as a loop");
         }
-        final MapReader exabgp = reader.optionalMap("exabgp", "external", "command");
+        final MapReader exabgp = reader.optionalMap("exabgp", "external", "command", "orphan_timeout");
         final ExaBgpConfig exaBgpConfig = new ExaBgpConfig(exabgp.optionalBoolean("external", false),
-            exabgp.optionalString("command", ExaBgpConfig.DEFAULT_COMMAND));
+            exabgp.optionalString("command", ExaBgpConfig.DEFAULT_COMMAND),
+            exabgp.optionalDurationNanos("orphan_timeout", ExaBgpConfig.DEFAULT_ORPHAN_TIMEOUT_NS));
         return new BgpConfig(localAs, peerAs, routerId, localAddress, sessions, med, prepend, exaBgpConfig);
     }
 

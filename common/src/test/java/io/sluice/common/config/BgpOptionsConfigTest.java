@@ -198,6 +198,17 @@ class BgpOptionsConfigTest
     }
 
     @Test
+    void readsTheRelayOrphanTimeout() throws Exception
+    {
+        assertEquals(ExaBgpConfig.DEFAULT_ORPHAN_TIMEOUT_NS,
+            parse(node("", bgp("- 10.10.1.1\n"))).controller().bgp().exabgp().orphanTimeoutNs());
+        assertEquals(2_500_000_000L, parse(node("", bgp("- 10.10.1.1\n") + "exabgp: {orphan_timeout: 2500ms}\n"))
+            .controller().bgp().exabgp().orphanTimeoutNs());
+        fails(node("", bgp("- 10.10.1.1\n") + "exabgp: {orphan_timeout: 0s}\n"),
+            "controller.bgp.exabgp.orphan_timeout", "longer than zero");
+    }
+
+    @Test
     void refusesVipBgpWithoutControllerBgp()
     {
         fails(NodeConfigErrorsTest.BASE + "  - {name: dns, address: 10.100.0.2, port: 53, protocol: udp, " +

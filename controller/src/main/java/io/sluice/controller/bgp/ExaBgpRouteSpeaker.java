@@ -10,6 +10,7 @@ import org.agrona.CloseHelper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,7 +52,8 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
     {
         final ExaBgpFiles files = new ExaBgpFiles(nodeDirectory);
         final String text = ExaBgpConfigWriter.fromClasspath()
-            .write(bgp, files.relayCommand(ExaBgpFiles.DEFAULT_ORPHAN_TIMEOUT), files.socket(), passwords(bgp));
+            .write(bgp, files.relayCommand(Duration.ofNanos(bgp.exabgp().orphanTimeoutNs())), files.socket(),
+                passwords(bgp));
         final ExaBgpApi api = ExaBgpApi.open(files.socket(), RouteAttributes.of(bgp, vips));
         try
         {
