@@ -13,6 +13,8 @@ SLUICE_OPS_PACKAGES=(systemd jq)
 SLUICE_TOPOLOGY_PACKAGES+=(prometheus python3-matplotlib)
 # What scripts/bench-pktgen.sh needs: pktgen-dpdk's build (meson, ninja, Lua, libpcap, libnuma, libbsd) and the plot.
 SLUICE_PKTGEN_PACKAGES=(meson ninja-build liblua5.3-dev libpcap-dev libnuma-dev libbsd-dev python3-matplotlib)
+# FRR 8 (zebra, bgpd, vtysh): the second real router of the BGP tests (testkit FrrRouter).
+SLUICE_TOPOLOGY_PACKAGES+=(frr)
 
 # package_missing PACKAGE: succeeds when the package's tool or file is not on this machine.
 package_missing() {
@@ -32,6 +34,7 @@ package_missing() {
         python3-matplotlib) ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ;;
         bird2) ! command -v bird >/dev/null ;;
         systemd) ! command -v systemd-analyze >/dev/null ;;
+        frr) [[ ! -x /usr/lib/frr/bgpd || ! -x /usr/lib/frr/zebra ]] || ! command -v vtysh >/dev/null ;;
         iproute2) ! command -v ip >/dev/null ;;
         # Debian's python3: the python3 first on PATH may be another build without scapy.
         python3-scapy) ! /usr/bin/python3 -c 'import scapy' 2>/dev/null ;;

@@ -7,6 +7,7 @@ import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ForwarderState;
 import io.sluice.controller.announce.AnnouncePolicy;
 import io.sluice.controller.announce.RouteSpeaker;
+import io.sluice.controller.bgp.RouteAttributes;
 import io.sluice.controller.liveness.CountersObserver;
 import io.sluice.controller.liveness.ForwarderLiveness;
 import io.sluice.controller.monitor.ForwarderSession;
@@ -415,7 +416,8 @@ public final class ControllerAgent implements Agent
             new NodeStatus.Forwarder(liveness.isAlive(), liveness.reason(), session.isSynced(), session.isLinked(),
                 session.unconfirmedCommands().size(), config.forwarder().maglevTableSize()),
             new NodeStatus.Bgp(config.controller().hasBgp(), speaker.state(), speaker.neighborStates(),
-                List.copyOf(announced)),
+                List.copyOf(announced), RouteAttributes.describeSessions(config.controller().bgp()),
+                RouteAttributes.describe(config.controller().bgp(), config.vips())),
             List.copyOf(vips));
     }
 

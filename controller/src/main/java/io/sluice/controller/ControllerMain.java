@@ -1,13 +1,14 @@
 package io.sluice.controller;
 
 import io.sluice.common.NodeProcess;
+import io.sluice.common.config.Durations;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ForwarderState;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.controller.announce.RouteSpeaker;
-import io.sluice.controller.bgp.ExaBgpFiles;
+import io.sluice.common.config.Durations;
 import io.sluice.controller.bgp.ExaBgpRouteSpeaker;
 import io.sluice.controller.liveness.CountersObserver;
 import io.sluice.controller.liveness.ForwarderLiveness;
@@ -158,7 +159,7 @@ public final class ControllerMain
             {
                 out.println("controller: exiting for a restart: ExaBGP keeps the VIPs announced; its relay " +
                     "withdraws them if no controller connects within " +
-                    ExaBgpFiles.DEFAULT_ORPHAN_TIMEOUT.toSeconds() + " s");
+                    Durations.format(config.controller().bgp().exabgp().orphanTimeoutNs()));
                 exaBgp.detach();
             }
             else
@@ -281,7 +282,7 @@ public final class ControllerMain
         {
             return RouteSpeaker.none();
         }
-        return ExaBgpRouteSpeaker.start(config.controller().bgp(), config.nodeDirectory(), nowMs);
+        return ExaBgpRouteSpeaker.start(config.controller().bgp(), config.vips(), config.nodeDirectory(), nowMs);
     }
 
     /** SIGUSR2 exits without withdrawing: for a restart of the controller alone (an upgrade, say). */

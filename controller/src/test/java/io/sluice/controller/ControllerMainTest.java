@@ -44,6 +44,29 @@ class ControllerMainTest
     }
 
     @Test
+    void exitsTwoForAVipNoNeighborCanCarry() throws IOException
+    {
+        final Path config = dir.resolve("node.yaml");
+        Files.writeString(config, """
+            node: {name: lb1}
+            forwarder:
+              eal_args: ["--no-pci"]
+              ports: [{name: net_null0}]
+              workers: [{core: 0, rx_port: net_null0}]
+              next_hop_mac: "02:00:00:00:00:fe"
+              tunnel_source_v6: "fd00::1"
+            vips:
+              - {name: web6, address: "2001:db8::80", port: 80, protocol: tcp}
+            controller:
+              bgp: {local_as: 65001, peer_as: 65000, router_id: 10.10.1.2, local_address: 10.10.1.2,
+                    neighbors: [10.10.1.1]}
+            """);
+        assertEquals(2, run("--config", config.toString()));
+        assertTrue(err().contains(config + ": vips[0].address: VIP web6 (2001:db8::80) is IPv6 but no BGP neighbor " +
+            "of this node carries IPv6 (controller.bgp.neighbors: 10.10.1.1)"), err());
+    }
+
+    @Test
     void exitsTwoForAMissingConfigFile()
     {
         final Path config = dir.resolve("missing.yaml");

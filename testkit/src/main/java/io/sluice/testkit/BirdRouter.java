@@ -25,9 +25,10 @@ public final class BirdRouter implements AutoCloseable
      *
      * @param name    the BGP protocol's name in BIRD, e.g. {@code lb1}.
      * @param address the peer's address, an IPv4 or IPv6 literal.
-     * @param as      the peer's AS number.
+     * @param as       the peer's AS number.
+     * @param password the TCP MD5 password (RFC 2385) of the session, or null for none.
      */
-    public record Peer(String name, String address, long as)
+    public record Peer(String name, String address, long as, String password)
     {
         private static final Pattern NAME = Pattern.compile("[a-zA-Z][a-zA-Z0-9_]*");
 
@@ -41,6 +42,18 @@ public final class BirdRouter implements AutoCloseable
                 throw new IllegalArgumentException("BIRD protocol name must be a letter then letters, digits, _: " +
                     name);
             }
+        }
+
+        /**
+         * Creates a peer without a TCP MD5 password.
+         *
+         * @param name    the BGP protocol's name in BIRD.
+         * @param address the peer's address.
+         * @param as      the peer's AS number.
+         */
+        public Peer(final String name, final String address, final long as)
+        {
+            this(name, address, as, null);
         }
 
         boolean ipv6()
@@ -155,8 +168,12 @@ public final class BirdRouter implements AutoCloseable
         {
             text.append("protocol bgp ").append(peer.name()).append(" from peers {\n")
                 .append("    neighbor ").append(peer.address()).append(" as ").append(peer.as()).append(";\n")
-                .append("    ").append(peer.ipv6() ? "ipv6" : "ipv4").append(" { import all; export none; };\n")
-                .append("}\n");
+                .append("    ").append(peer.ipv6() ? "ipv6" : "ipv4").append(" { import all; export none; };\n");
+            if (peer.password() != null)
+            {
+                text.append("    password \"").append(peer.password()).append("\";\n");
+            }
+            text.append("}\n");
         }
         return text.toString();
     }

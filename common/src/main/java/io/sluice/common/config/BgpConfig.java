@@ -2,30 +2,80 @@ package io.sluice.common.config;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The BGP session(s) that announce the VIPs ({@code controller.bgp}).
  *
- * @param localAs      this node's AS number, 1..4294967295.
- * @param peerAs       the neighbors' AS number, 1..4294967295.
- * @param routerId     the BGP router ID, an IPv4 address.
- * @param localAddress the address the sessions start from, of the neighbors' family.
- * @param neighbors    the routers to peer with, at least one, unique.
- * @param exabgp       how ExaBGP runs.
+ * @param localAs       this node's AS number, 1..4294967295.
+ * @param peerAs        the neighbors' AS number, 1..4294967295.
+ * @param routerId      the BGP router ID, an IPv4 address.
+ * @param localAddress  the address sessions of its family start from unless a neighbor sets its own.
+ * @param sessions      one per router address, at least one, unique; IPv4 and IPv6 may be mixed.
+ * @param med           the MULTI_EXIT_DISC of every VIP's route unless the VIP sets one, or
+ *                      {@link VipRouteConfig#NO_MED}.
+ * @param asPathPrepend how many extra times the local AS is put in front of the AS path (0..{@link #MAX_PREPEND}):
+ *                      routers then prefer other nodes, which drains this one softly.
+ * @param exabgp        how ExaBGP runs.
  */
 public record BgpConfig(
-    long localAs, long peerAs, Inet4Address routerId, InetAddress localAddress, List<InetAddress> neighbors,
-    ExaBgpConfig exabgp)
+    long localAs, long peerAs, Inet4Address routerId, InetAddress localAddress, List<BgpNeighborConfig> sessions,
+    long med, int asPathPrepend, ExaBgpConfig exabgp)
 {
     public static final long MIN_AS = 1;
     public static final long MAX_AS = 4294967295L;
+    public static final int MAX_PREPEND = 10;
 
     /**
-     * Copies the neighbor list, so the record is immutable.
+     * Copies the session list, so the record is immutable.
      */
     public BgpConfig
     {
-        neighbors = List.copyOf(neighbors);
+        sessions = List.copyOf(sessions);
+    }
+
+    /**
+     * Creates sessions with default options from the local address to each neighbor, no MED and no prepending.
+     *
+     * @param localAs      this node's AS number.
+     * @param peerAs       the neighbors' AS number.
+     * @param routerId     the BGP router ID.
+     * @param localAddress the address the sessions start from, of the neighbors' family.
+     * @param neighbors    the routers.
+     * @param exabgp       how ExaBGP runs.
+     */
+    public BgpConfig(
+        final long localAs, final long peerAs, final Inet4Address routerId, final InetAddress localAddress,
+        final List<InetAddress> neighbors, final ExaBgpConfig exabgp)
+    {
+        this(localAs, peerAs, routerId, localAddress, defaultSessions(neighbors, localAddress), VipRouteConfig.NO_MED,
+            0, exabgp);
+    }
+
+    /**
+     * Returns the neighbors' addresses.
+     *
+     * @return the addresses in configuration order, unmodifiable.
+     */
+    public List<InetAddress> neighbors()
+    {
+        final List<InetAddress> addresses = new ArrayList<>(sessions.size());
+        for (final BgpNeighborConfig session : sessions)
+        {
+            addresses.add(session.address());
+        }
+        return List.copyOf(addresses);
+    }
+
+    private static List<BgpNeighborConfig> defaultSessions(
+        final List<InetAddress> neighbors, final InetAddress localAddress)
+    {
+        final List<BgpNeighborConfig> sessions = new ArrayList<>(neighbors.size());
+        for (final InetAddress neighbor : neighbors)
+        {
+            sessions.add(BgpNeighborConfig.defaults(neighbor, localAddress));
+        }
+        return sessions;
     }
 }

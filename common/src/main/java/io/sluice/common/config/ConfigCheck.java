@@ -218,6 +218,23 @@ public final class ConfigCheck
                 worker.txPort(), worker.txQueue());
         }
         printVips(config.vips(), out);
+        printBgp(config.controller().bgp(), out);
+    }
+
+    private static void printBgp(final BgpConfig bgp, final PrintStream out)
+    {
+        if (bgp == null)
+        {
+            out.println("bgp: none");
+            return;
+        }
+        out.printf("bgp: as %d -> %d, router id %s, med %s, as-path prepend %d%n", bgp.localAs(), bgp.peerAs(),
+            IpLiterals.format(bgp.routerId()), bgp.med() == VipRouteConfig.NO_MED ? "-" : Long.toString(bgp.med()),
+            bgp.asPathPrepend());
+        for (final BgpNeighborConfig session : bgp.sessions())
+        {
+            out.printf("  neighbor %-39s %s%n", IpLiterals.format(session.address()), session.describe());
+        }
     }
 
     private static void printVips(final List<VipConfig> vips, final PrintStream out)

@@ -1,12 +1,7 @@
 package io.sluice.common.config;
 
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Reads {@code controller} and the health checks of {@code controller.health_checks} and {@code vips[i].health_check}.
@@ -17,8 +12,6 @@ final class ControllerReader
         "drain_time", "announce_regardless", "metrics", "bgp"};
     static final String[] HEALTH_CHECK_KEYS =
         {"type", "path", "port", "expect_status", "interval", "timeout", "rise", "fall", "start_up"};
-    private static final String[] BGP_KEYS =
-        {"local_as", "peer_as", "router_id", "local_address", "neighbors", "exabgp"};
 
     private ControllerReader()
     {
@@ -44,7 +37,8 @@ final class ControllerReader
         final long drainNs = controller.optionalDurationNanos("drain_time", ControllerConfig.DEFAULT_DRAIN_TIME_NS);
         final boolean announceRegardless = controller.optionalBoolean("announce_regardless", false);
         final MetricsConfig metrics = metrics(controller.optionalMap("metrics", "address", "port"));
-        final BgpConfig bgp = controller.has("bgp") ? bgp(controller.requiredMap("bgp", BGP_KEYS)) : null;
+        final BgpConfig bgp =
+            controller.has("bgp") ? BgpReader.read(controller.requiredMap("bgp", BgpReader.KEYS)) : null;
         return new ControllerConfig(healthChecks, flapDamping, failOpenShare, livenessNs, drainNs, announceRegardless,
             metrics, bgp);
     }
@@ -186,61 +180,6 @@ final class ControllerReader
         }
         final int port = reader.optionalInt("port", MetricsConfig.DEFAULT_PORT, 1, 65535);
         return new MetricsConfig(address, port);
-    }
-
-    private static BgpConfig bgp(final MapReader reader) throws ConfigException
-    {
-        final long localAs = asNumber(reader, "local_as");
-        final long peerAs = asNumber(reader, "peer_as");
-        final Inet4Address routerId = ConfigValues.ipv4(reader, "router_id");
-        final InetAddress localAddress = ConfigValues.ip(reader, "local_address");
-        final List<String> texts = reader.requiredStringList("neighbors");
-        if (texts.isEmpty())
-        {
-            throw reader.error("neighbors", "needs at least 1 entry, got none");
-        }
-        final Map<InetAddress, String> pathByAddress = new HashMap<>();
-        final List<InetAddress> neighbors = new ArrayList<>(texts.size());
-        for (int i = 0; i < texts.size(); i++)
-        {
-            final String key = "neighbors[" + i + "]";
-            final InetAddress neighbor = literal(reader, key, texts.get(i));
-            final String text = IpLiterals.format(neighbor);
-            if (neighbor.isAnyLocalAddress() || neighbor.isMulticastAddress() || "255.255.255.255".equals(text))
-            {
-                throw reader.error(key, text + " is not a unicast address");
-            }
-            if ((neighbor instanceof Inet6Address) != (localAddress instanceof Inet6Address))
-            {
-                throw reader.error(key, "neighbor " + text + " is not of the family of local_address " +
-                    IpLiterals.format(localAddress));
-            }
-            final String same = pathByAddress.putIfAbsent(neighbor, reader.pathOf(key));
-            if (same != null)
-            {
-                throw reader.error(key, "duplicate neighbor " + text + " (also " + same + ")");
-            }
-            neighbors.add(neighbor);
-        }
-        final MapReader exabgp = reader.optionalMap("exabgp", "external", "command");
-        final ExaBgpConfig exaBgpConfig = new ExaBgpConfig(exabgp.optionalBoolean("external", false),
-            exabgp.optionalString("command", ExaBgpConfig.DEFAULT_COMMAND));
-        return new BgpConfig(localAs, peerAs, routerId, localAddress, neighbors, exaBgpConfig);
-    }
-
-    private static long asNumber(final MapReader reader, final String key) throws ConfigException
-    {
-        final Object value = reader.required(key);
-        if (value instanceof Integer || value instanceof Long)
-        {
-            final long number = ((Number)value).longValue();
-            if (number >= BgpConfig.MIN_AS && number <= BgpConfig.MAX_AS)
-            {
-                return number;
-            }
-        }
-        throw reader.error(key, "bad AS number: expected an integer from " + BgpConfig.MIN_AS + " to " +
-            BgpConfig.MAX_AS + ", got " + MapReader.describe(value));
     }
 
     private static InetAddress literal(final MapReader reader, final String key, final String text)

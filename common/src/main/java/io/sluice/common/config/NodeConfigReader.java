@@ -41,6 +41,7 @@ final class NodeConfigReader
         // The controller section comes before the VIPs: a VIP's health_check is merged over its health_checks.
         final ControllerConfig controller = ControllerReader.read(root);
         final List<VipConfig> vips = VipsReader.read(root, forwarder, controller.healthChecks());
+        VipBgpCheck.check(file, vips, controller.bgp());
         return new NodeConfig(new NodeIdentity(name, stateDir), forwarder, vips, controller);
     }
 }

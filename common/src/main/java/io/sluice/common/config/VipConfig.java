@@ -17,10 +17,12 @@ import java.util.List;
  * @param healthCheck the VIP's own {@code health_check}, merged over {@code controller.health_checks}; null when the
  *                    VIP has none and the controller's defaults apply (see
  *                    {@link ControllerConfig#healthCheckFor(VipConfig)}).
+ * @param route       the BGP attributes of the VIP's route ({@code vips[i].bgp}), {@link VipRouteConfig#NONE} when
+ *                    it has none.
  */
 public record VipConfig(
     String name, InetAddress address, int port, TransportProtocol protocol, List<BackendConfig> backends,
-    HealthCheckConfig healthCheck)
+    HealthCheckConfig healthCheck, VipRouteConfig route)
 {
     public static final int ALL_PORTS = 0;
 
@@ -38,6 +40,23 @@ public record VipConfig(
         final List<BackendConfig> backends)
     {
         this(name, address, port, protocol, backends, null);
+    }
+
+    /**
+     * Creates a VIP without BGP attributes of its own.
+     *
+     * @param name        the label.
+     * @param address     the VIP address.
+     * @param port        the destination port, or {@link #ALL_PORTS}.
+     * @param protocol    TCP or UDP.
+     * @param backends    the backends.
+     * @param healthCheck the VIP's own health check, or null.
+     */
+    public VipConfig(
+        final String name, final InetAddress address, final int port, final TransportProtocol protocol,
+        final List<BackendConfig> backends, final HealthCheckConfig healthCheck)
+    {
+        this(name, address, port, protocol, backends, healthCheck, VipRouteConfig.NONE);
     }
 
     /**

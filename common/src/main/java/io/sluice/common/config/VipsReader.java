@@ -20,7 +20,8 @@ final class VipsReader
         final HealthCheckConfig healthDefaults) throws ConfigException
     {
         final List<MapReader> entries =
-            root.mapList("vips", false, 0, "name", "address", "port", "protocol", "backends", "health_check");
+            root.mapList("vips", false, 0, "name", "address", "port", "protocol", "backends", "health_check",
+                "bgp");
         if (entries.size() > forwarder.maxVips())
         {
             throw root.error("vips", entries.size() + " VIPs exceed forwarder.max_vips (" + forwarder.maxVips() + ")");
@@ -77,7 +78,9 @@ final class VipsReader
             throw new ConfigException(entry.file(), entry.pathOf("health_check") + ".port", "required when the " +
                 "VIP's port is 0 (all ports): set vips[i].health_check.port or controller.health_checks.port");
         }
-        return new VipConfig(name, address, port, protocol, backends, healthCheck);
+        final VipRouteConfig route = entry.has("bgp") ?
+            BgpReader.vipRoute(entry.optionalMap("bgp", BgpReader.VIP_KEYS)) : VipRouteConfig.NONE;
+        return new VipConfig(name, address, port, protocol, backends, healthCheck, route);
     }
 
     private static List<BackendConfig> readBackends(final MapReader vip, final ForwarderConfig forwarder)

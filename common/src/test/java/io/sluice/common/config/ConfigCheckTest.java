@@ -49,6 +49,11 @@ class ConfigCheckTest
         assertTrue(summary.contains("api "), summary);
         assertTrue(summary.contains("2 backend(s), 1 with weight > 0"), summary);
         assertTrue(summary.contains("[2001:db8::53]:*/udp"), summary);
+        assertTrue(summary.contains("bgp: as 4200000001 -> 65000, router id 10.10.1.2, med 50, as-path prepend 2\n"),
+            summary);
+        assertTrue(summary.contains(" ipv4 from 10.10.1.2, hold 9s keepalive 3s, graceful restart\n"), summary);
+        assertTrue(summary.contains("  neighbor fd00:10::1"), summary);
+        assertTrue(summary.contains(" ipv6 from fd00:10::2, hold 30s keepalive 10s\n"), summary);
         assertTrue(summary.lines().count() < 25, summary);
     }
 

@@ -79,15 +79,19 @@ class NodeConfigTest
         final HealthCheckConfig dns = new HealthCheckConfig(HealthCheckConfig.Type.TCP, "/healthz", 53,
             HttpStatuses.range(200, 299), TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(500), 3, 4, true);
         assertEquals(new VipConfig("[2001:db8::53]:0/udp", ip("2001:db8::53"), 0, TransportProtocol.UDP, List.of(
-            new BackendConfig("2001:db8::53:1", ip("2001:db8::53:1"), 1)), dns), config.vips().get(1));
+            new BackendConfig("2001:db8::53:1", ip("2001:db8::53:1"), 1)), dns,
+            new VipRouteConfig(List.of("65000:53", "0:65535"), List.of("4200000001:1:2"), 7)), config.vips().get(1));
 
         assertEquals(new ControllerConfig(defaults,
             new FlapDampingConfig(6, TimeUnit.MINUTES.toNanos(2), TimeUnit.SECONDS.toNanos(20),
                 TimeUnit.HOURS.toNanos(1), TimeUnit.MINUTES.toNanos(15)),
             0.25, TimeUnit.SECONDS.toNanos(5), TimeUnit.SECONDS.toNanos(30), true,
             new MetricsConfig(ip("::"), 9200),
-            new BgpConfig(4200000001L, 65000, (Inet4Address)ip("10.10.1.2"), ip("10.10.1.2"),
-                List.of(ip("10.10.1.1"), ip("10.10.1.3")), new ExaBgpConfig(true, "/usr/local/bin/exabgp"))),
+            new BgpConfig(4200000001L, 65000, (Inet4Address)ip("10.10.1.2"), ip("10.10.1.2"), List.of(
+                BgpNeighborConfig.defaults(ip("10.10.1.1"), ip("10.10.1.2")),
+                new BgpNeighborConfig(ip("10.10.1.3"), ip("10.10.1.2"), 9, null, true),
+                new BgpNeighborConfig(ip("fd00:10::1"), ip("fd00:10::2"), 30, null, false)),
+                50, 2, new ExaBgpConfig(true, "/usr/local/bin/exabgp"))),
             config.controller());
         assertTrue(config.controller().hasBgp());
         assertEquals(defaults, config.healthCheck(config.vips().get(0)));

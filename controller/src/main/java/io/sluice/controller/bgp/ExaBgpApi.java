@@ -33,17 +33,18 @@ public final class ExaBgpApi implements AutoCloseable
 
     private final Path socketPath;
     private final ServerSocketChannel server;
-    private final ExaBgpSession session = new ExaBgpSession();
+    private final ExaBgpSession session;
     private final ByteBuffer readBuffer = ByteBuffer.allocate(64 * 1024);
     private final ByteArrayOutputStream partialLine = new ByteArrayOutputStream();
     private ByteBuffer pendingOutput = ByteBuffer.allocate(0);
     private SocketChannel relay;
     private int connections;
 
-    private ExaBgpApi(final Path socketPath, final ServerSocketChannel server)
+    private ExaBgpApi(final Path socketPath, final ServerSocketChannel server, final RouteAttributes attributes)
     {
         this.socketPath = socketPath;
         this.server = server;
+        this.session = new ExaBgpSession(attributes);
     }
 
     /**
@@ -55,6 +56,19 @@ public final class ExaBgpApi implements AutoCloseable
      * @throws IOException when the socket cannot be created.
      */
     public static ExaBgpApi open(final Path socketPath) throws IOException
+    {
+        return open(socketPath, RouteAttributes.NONE);
+    }
+
+    /**
+     * Listens on a Unix-domain socket, as {@link #open(Path)}, announcing routes with path attributes.
+     *
+     * @param socketPath the socket's path (at most 107 bytes); the relay's argument.
+     * @param attributes the path attributes of each address's route.
+     * @return the listening API.
+     * @throws IOException when the socket cannot be created.
+     */
+    public static ExaBgpApi open(final Path socketPath, final RouteAttributes attributes) throws IOException
     {
         final Path parent = socketPath.toAbsolutePath().getParent();
         if (parent != null)
@@ -73,7 +87,7 @@ public final class ExaBgpApi implements AutoCloseable
             server.close();
             throw ex;
         }
-        return new ExaBgpApi(socketPath, server);
+        return new ExaBgpApi(socketPath, server, attributes);
     }
 
     /**

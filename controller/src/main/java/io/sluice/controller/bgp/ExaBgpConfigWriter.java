@@ -1,16 +1,17 @@
 package io.sluice.controller.bgp;
 
 import io.sluice.common.config.BgpConfig;
+import io.sluice.common.config.BgpNeighborConfig;
 import io.sluice.common.config.IpLiterals;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.Inet6Address;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -20,7 +21,8 @@ import java.util.regex.Pattern;
  * Writes ExaBGP 4.2's configuration for a node from {@code exabgp/exabgp.conf.template}: one process, the relay,
  * and one neighbor block per configured neighbor that reports its session changes to the relay. Each session
  * carries the neighbors' address family ({@code ipv4 unicast} or {@code ipv6 unicast}), since routes go out with
- * {@code next-hop self}, an address of that family.
+ * {@code next-hop self}, an address of that family. Per neighbor it sets the hold time, the TCP MD5 password
+ * (base64, so any bytes pass ExaBGP's tokenizer) and the graceful restart capability.
  *
  * <p>Pure: the same inputs give the same text.
  */
@@ -36,6 +38,9 @@ public final class ExaBgpConfigWriter
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([a-z_]+)}");
     // ExaBGP's tokenizer splits on blanks and treats these as syntax; a path holding one would break the file.
     private static final Pattern UNSAFE = Pattern.compile("[\\s;{}\\[\\]\"'#]");
+
+    /** RFC 4724 §3: the restart time is a 12-bit field. */
+    private static final int MAX_RESTART_TIME_SECONDS = 4095;
 
     private final String head;
     private final String neighbor;
@@ -83,6 +88,23 @@ public final class ExaBgpConfigWriter
      */
     public String write(final BgpConfig bgp, final List<String> relayCommand, final Path socket)
     {
+        return write(bgp, relayCommand, socket, Map.of());
+    }
+
+    /**
+     * Writes the configuration with the neighbors' TCP MD5 passwords.
+     *
+     * @param bgp          the node's BGP settings.
+     * @param relayCommand the relay's program and arguments, without the socket.
+     * @param socket       the controller's Unix-domain socket, the relay's last argument.
+     * @param passwords    each {@link BgpNeighborConfig#md5PasswordFile()} to the password it holds.
+     * @return the configuration text.
+     * @throws IllegalArgumentException when a command word or the socket path holds a blank or ExaBGP syntax, or a
+     *                                  neighbor's password is not in {@code passwords}.
+     */
+    public String write(final BgpConfig bgp, final List<String> relayCommand, final Path socket,
+        final Map<Path, byte[]> passwords)
+    {
         final List<String> run = new ArrayList<>(relayCommand);
         run.add(socket.toString());
         for (final String word : run)
@@ -94,15 +116,21 @@ public final class ExaBgpConfigWriter
             }
         }
         final StringBuilder text = new StringBuilder(fill(head, Map.of("relay_command", String.join(" ", run))));
-        for (final InetAddress address : bgp.neighbors())
+        for (final BgpNeighborConfig session : bgp.sessions())
         {
-            text.append(fill(neighbor, Map.of(
-                "neighbor", IpLiterals.format(address),
-                "router_id", IpLiterals.format(bgp.routerId()),
-                "local_address", IpLiterals.format(bgp.localAddress()),
-                "local_as", Long.toString(bgp.localAs()),
-                "peer_as", Long.toString(bgp.peerAs()),
-                "family", address instanceof Inet6Address ? "ipv6" : "ipv4")));
+            final Map<String, String> values = new HashMap<>();
+            values.put("neighbor", IpLiterals.format(session.address()));
+            values.put("router_id", IpLiterals.format(bgp.routerId()));
+            values.put("local_address", IpLiterals.format(session.localAddress()));
+            values.put("local_as", Long.toString(bgp.localAs()));
+            values.put("peer_as", Long.toString(bgp.peerAs()));
+            values.put("family", session.ipv6() ? "ipv6" : "ipv4");
+            values.put("hold_time", Integer.toString(session.holdTimeSeconds()));
+            values.put("tcp_password", md5Lines(session, passwords));
+            // ExaBGP's restart time: how long the router keeps our routes while ExaBGP restarts.
+            values.put("graceful_restart", session.gracefulRestart() ?
+                Integer.toString(Math.min(session.holdTimeSeconds(), MAX_RESTART_TIME_SECONDS)) : "disable");
+            text.append(fill(neighbor, values));
         }
         return text.append(fill(tail, Map.of())).toString();
     }
@@ -128,6 +156,21 @@ public final class ExaBgpConfigWriter
         {
             throw new UncheckedIOException(ex);
         }
+    }
+
+    private static String md5Lines(final BgpNeighborConfig session, final Map<Path, byte[]> passwords)
+    {
+        if (session.md5PasswordFile() == null)
+        {
+            return "";
+        }
+        final byte[] password = passwords.get(session.md5PasswordFile());
+        if (password == null)
+        {
+            throw new IllegalArgumentException("no MD5 password read from " + session.md5PasswordFile() + " for " +
+                "neighbor " + IpLiterals.format(session.address()));
+        }
+        return "    md5-password " + Base64.getEncoder().encodeToString(password) + ";\n    md5-base64 true;\n";
     }
 
     private static String fill(final String template, final Map<String, String> values)

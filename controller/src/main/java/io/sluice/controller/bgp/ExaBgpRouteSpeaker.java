@@ -1,13 +1,18 @@
 package io.sluice.controller.bgp;
 
 import io.sluice.common.config.BgpConfig;
+import io.sluice.common.config.ConfigException;
+import io.sluice.common.config.Md5PasswordFile;
+import io.sluice.common.config.VipConfig;
 import io.sluice.controller.announce.RouteSpeaker;
 import org.agrona.CloseHelper;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,18 +41,20 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
      * ExaBGP (unless external).
      *
      * @param bgp           the node's BGP settings.
+     * @param vips          the node's VIPs, for their routes' path attributes.
      * @param nodeDirectory the node directory.
      * @param nowMs         the time.
      * @return the speaker.
-     * @throws IOException when the files or the socket cannot be made.
+     * @throws IOException when the files or the socket cannot be made, or a TCP MD5 password file cannot be read.
      */
-    public static ExaBgpRouteSpeaker start(final BgpConfig bgp, final Path nodeDirectory, final long nowMs)
-        throws IOException
+    public static ExaBgpRouteSpeaker start(final BgpConfig bgp, final List<VipConfig> vips, final Path nodeDirectory,
+        final long nowMs) throws IOException
     {
         final ExaBgpFiles files = new ExaBgpFiles(nodeDirectory);
         final String text = ExaBgpConfigWriter.fromClasspath()
-            .write(bgp, files.relayCommand(ExaBgpFiles.DEFAULT_ORPHAN_TIMEOUT), files.socket());
-        final ExaBgpApi api = ExaBgpApi.open(files.socket());
+            .write(bgp, files.relayCommand(Duration.ofNanos(bgp.exabgp().orphanTimeoutNs())), files.socket(),
+                passwords(bgp));
+        final ExaBgpApi api = ExaBgpApi.open(files.socket(), RouteAttributes.of(bgp, vips));
         try
         {
             return new ExaBgpRouteSpeaker(api, ExaBgpSidecar.start(bgp.exabgp(), nodeDirectory, text, nowMs));
@@ -57,6 +64,43 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
             api.close();
             throw ex;
         }
+    }
+
+    /**
+     * Starts the speaker for a node without VIP attributes, as {@link #start(BgpConfig, List, Path, long)}.
+     *
+     * @param bgp           the node's BGP settings.
+     * @param nodeDirectory the node directory.
+     * @param nowMs         the time.
+     * @return the speaker.
+     * @throws IOException when the files or the socket cannot be made.
+     */
+    public static ExaBgpRouteSpeaker start(final BgpConfig bgp, final Path nodeDirectory, final long nowMs)
+        throws IOException
+    {
+        return start(bgp, List.of(), nodeDirectory, nowMs);
+    }
+
+    // Read again at start (the configuration check read them too): the files may have changed since.
+    private static Map<Path, byte[]> passwords(final BgpConfig bgp) throws IOException
+    {
+        final Map<Path, byte[]> passwords = new HashMap<>();
+        for (int i = 0; i < bgp.sessions().size(); i++)
+        {
+            final Path file = bgp.sessions().get(i).md5PasswordFile();
+            if (file != null)
+            {
+                try
+                {
+                    passwords.put(file, Md5PasswordFile.read("controller", "bgp.neighbors[" + i + "]", file));
+                }
+                catch (final ConfigException ex)
+                {
+                    throw new IOException(ex.getMessage(), ex);
+                }
+            }
+        }
+        return passwords;
     }
 
     @Override

@@ -20,12 +20,30 @@ import java.util.Set;
  */
 public final class ExaBgpSession
 {
-    private final RouteAnnouncer announcer = new RouteAnnouncer();
+    private final RouteAnnouncer announcer;
     private final Map<String, String> neighborStates = new LinkedHashMap<>();
     private final Deque<String> awaitingAck = new ArrayDeque<>();
     private final List<String> output = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
     private boolean connected;
+
+    /**
+     * Creates a session whose routes carry no attributes but next-hop self.
+     */
+    public ExaBgpSession()
+    {
+        this(RouteAttributes.NONE);
+    }
+
+    /**
+     * Creates a session.
+     *
+     * @param attributes the path attributes of each address's route.
+     */
+    public ExaBgpSession(final RouteAttributes attributes)
+    {
+        announcer = new RouteAnnouncer(attributes);
+    }
 
     /**
      * Sets the addresses to announce; the others are withdrawn.

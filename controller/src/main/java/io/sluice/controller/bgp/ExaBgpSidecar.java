@@ -237,10 +237,11 @@ public final class ExaBgpSidecar implements AutoCloseable
     private void begin(final String configText, final long nowMs) throws IOException
     {
         CreatedDirectories.create(files.directory());
-        writeAtomically(files.relay(), ExaBgpConfigWriter.resource(RELAY_RESOURCE));
+        writeAtomically(files.relay(), ExaBgpConfigWriter.resource(RELAY_RESOURCE), "rw-r--r--");
         final boolean configChanged = !Files.exists(files.config()) ||
             !Files.readString(files.config(), StandardCharsets.UTF_8).equals(configText);
-        writeAtomically(files.config(), configText);
+        // The configuration may hold TCP MD5 passwords: readable by the controller's user (and ExaBGP) only.
+        writeAtomically(files.config(), configText, "rw-------");
         if (config.external())
         {
             log.add("BGP: ExaBGP runs externally; its configuration is " + files.config());
@@ -366,13 +367,24 @@ public final class ExaBgpSidecar implements AutoCloseable
         return Optional.empty();
     }
 
-    private static void writeAtomically(final Path path, final String text) throws IOException
+    private static void writeAtomically(final Path path, final String text, final String permissions)
+        throws IOException
     {
         final Path temporary = path.resolveSibling(path.getFileName() + ".tmp");
+        Files.deleteIfExists(temporary);
+        try
+        {
+            Files.createFile(temporary,
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions)));
+        }
+        catch (final UnsupportedOperationException ex)
+        {
+            Files.createFile(temporary);
+        }
         Files.writeString(temporary, text, StandardCharsets.UTF_8);
         try
         {
-            Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-r--r--"));
+            Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString(permissions));
         }
         catch (final UnsupportedOperationException ex)
         {

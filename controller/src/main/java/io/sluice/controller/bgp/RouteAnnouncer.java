@@ -26,10 +26,29 @@ public final class RouteAnnouncer
      */
     public static final Comparator<InetAddress> ADDRESS_ORDER = RouteAnnouncer::compare;
 
+    private final RouteAttributes attributes;
     private Set<InetAddress> desired;
     private final Set<InetAddress> announced = new TreeSet<>(ADDRESS_ORDER);
     private final List<String> commands = new ArrayList<>();
     private boolean connected;
+
+    /**
+     * Creates an announcer whose routes carry no attributes but next-hop self.
+     */
+    public RouteAnnouncer()
+    {
+        this(RouteAttributes.NONE);
+    }
+
+    /**
+     * Creates an announcer.
+     *
+     * @param attributes the path attributes of each address's route.
+     */
+    public RouteAnnouncer(final RouteAttributes attributes)
+    {
+        this.attributes = attributes;
+    }
 
     /**
      * Sets the addresses to announce.
@@ -162,7 +181,7 @@ public final class RouteAnnouncer
         {
             if (announced.add(address))
             {
-                commands.add(announceCommand(address));
+                commands.add(announceCommand(address) + attributes.of(address));
             }
         }
     }

@@ -5,6 +5,7 @@ import io.sluice.common.config.ControllerConfig;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand;
+import io.sluice.controller.bgp.RouteAttributes;
 import io.sluice.controller.monitor.HealthMonitor;
 import io.sluice.controller.operator.BackendWeights;
 
@@ -65,6 +66,11 @@ public record ReloadPlan(List<ControlCommand> commands, List<String> changes)
         {
             return "controller bgp, metrics, forwarder_liveness_timeout, drain_time or announce_regardless changed: " +
                 "restart the controller to apply it";
+        }
+        if (a.bgp() != null && !RouteAttributes.describe(a.bgp(), current.vips())
+            .equals(RouteAttributes.describe(b.bgp(), next.vips())))
+        {
+            return "the BGP attributes of a VIP's route (vips[i].bgp) changed: restart the controller to apply them";
         }
         return null;
     }

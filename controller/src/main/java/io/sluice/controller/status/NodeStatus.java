@@ -37,9 +37,27 @@ public record NodeStatus(String node, long timeMs, Forwarder forwarder, Bgp bgp,
      * @param state      e.g. {@code ExaBGP pid 123, relay connected}.
      * @param neighbors  neighbor address → session state.
      * @param announced  the prefixes announced now.
+     * @param sessions   neighbor address → the session's configured options (family, source, hold time,
+     *                   keepalive, MD5 file, graceful restart).
+     * @param routes     VIP prefix → the path attributes its route carries (MED, AS path, communities), for the
+     *                   prefixes that carry any.
      */
-    public record Bgp(boolean configured, String state, Map<String, String> neighbors, List<String> announced)
+    public record Bgp(boolean configured, String state, Map<String, String> neighbors, List<String> announced,
+        Map<String, String> sessions, Map<String, String> routes)
     {
+        /**
+         * Creates a snapshot without configured options.
+         *
+         * @param configured whether the node speaks BGP at all.
+         * @param state      the speaker's state.
+         * @param neighbors  neighbor address → session state.
+         * @param announced  the prefixes announced now.
+         */
+        public Bgp(final boolean configured, final String state, final Map<String, String> neighbors,
+            final List<String> announced)
+        {
+            this(configured, state, neighbors, announced, Map.of(), Map.of());
+        }
     }
 
     /**

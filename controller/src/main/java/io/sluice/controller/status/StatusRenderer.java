@@ -39,6 +39,14 @@ public final class StatusRenderer
             out.append(", neighbor ").append(neighbor.getKey()).append(' ').append(neighbor.getValue());
         }
         out.append('\n');
+        for (final Map.Entry<String, String> session : bgp.sessions().entrySet())
+        {
+            out.append("  session ").append(session.getKey()).append(": ").append(session.getValue()).append('\n');
+        }
+        for (final Map.Entry<String, String> route : bgp.routes().entrySet())
+        {
+            out.append("  route ").append(route.getKey()).append(':').append(route.getValue()).append('\n');
+        }
         for (final NodeStatus.VipStatus vip : status.vips())
         {
             out.append("\nVIP ").append(vip.name()).append(' ').append(IpLiterals.formatForPort(vip.address()))
@@ -130,7 +138,11 @@ public final class StatusRenderer
             JsonStrings.quote(out, prefix);
             separator = ",";
         }
-        out.append("]},\"vips\":[");
+        out.append("],\"sessions\":");
+        stringMap(out, bgp.sessions());
+        out.append(",\"routes\":");
+        stringMap(out, bgp.routes());
+        out.append("},\"vips\":[");
         separator = "";
         for (final NodeStatus.VipStatus vip : status.vips())
         {
@@ -184,5 +196,20 @@ public final class StatusRenderer
             separator = ",";
         }
         out.append("]}");
+    }
+
+    private static void stringMap(final StringBuilder out, final Map<String, String> map)
+    {
+        out.append('{');
+        String separator = "";
+        for (final Map.Entry<String, String> entry : map.entrySet())
+        {
+            out.append(separator);
+            JsonStrings.quote(out, entry.getKey());
+            out.append(':');
+            JsonStrings.quote(out, entry.getValue().trim());
+            separator = ",";
+        }
+        out.append('}');
     }
 }

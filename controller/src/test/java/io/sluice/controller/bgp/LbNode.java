@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -32,12 +33,15 @@ final class LbNode implements AutoCloseable
     private final Namespace namespace;
     private final ExaBgpFiles files;
     private final String configText;
+    private final RouteAttributes attributes;
     private final ScheduledExecutorService loop;
     private ExaBgpApi api;
     private ExaBgpSidecar sidecar;
 
-    private LbNode(final String name, final Namespace namespace, final Path nodeDirectory, final String configText)
+    private LbNode(final String name, final Namespace namespace, final Path nodeDirectory, final String configText,
+        final RouteAttributes attributes)
     {
+        this.attributes = attributes;
         this.name = name;
         this.namespace = namespace;
         this.files = new ExaBgpFiles(nodeDirectory);
@@ -63,10 +67,28 @@ final class LbNode implements AutoCloseable
     static LbNode start(final String name, final Namespace namespace, final Path nodeDirectory, final BgpConfig bgp,
         final Duration orphanTimeout)
     {
+        return start(name, namespace, nodeDirectory, bgp, RouteAttributes.NONE, Map.of(), orphanTimeout);
+    }
+
+    /**
+     * Starts a node whose routes carry path attributes and whose sessions may have TCP MD5 passwords.
+     *
+     * @param name          the node's name, for log lines.
+     * @param namespace     the node's network namespace, where ExaBGP runs.
+     * @param nodeDirectory the node directory.
+     * @param bgp           the node's BGP settings.
+     * @param attributes    the routes' path attributes.
+     * @param passwords     each MD5 password file of {@code bgp} to its password.
+     * @param orphanTimeout the relay's orphan timeout.
+     * @return the running node.
+     */
+    static LbNode start(final String name, final Namespace namespace, final Path nodeDirectory, final BgpConfig bgp,
+        final RouteAttributes attributes, final Map<Path, byte[]> passwords, final Duration orphanTimeout)
+    {
         final ExaBgpFiles files = new ExaBgpFiles(nodeDirectory);
         final String text = ExaBgpConfigWriter.fromClasspath().write(bgp, files.relayCommand(orphanTimeout),
-            files.socket());
-        final LbNode node = new LbNode(name, namespace, nodeDirectory, text);
+            files.socket(), passwords);
+        final LbNode node = new LbNode(name, namespace, nodeDirectory, text, attributes);
         node.call(LbNode::startController);
         node.loop.scheduleWithFixedDelay(node::poll, 0, POLL_INTERVAL_MS, TimeUnit.MILLISECONDS);
         return node;
@@ -191,7 +213,7 @@ final class LbNode implements AutoCloseable
     {
         try
         {
-            api = ExaBgpApi.open(files.socket());
+            api = ExaBgpApi.open(files.socket(), attributes);
             sidecar = ExaBgpSidecar.start(new ExaBgpConfig(false, "ip netns exec " + namespace.name() + " exabgp"),
                 files.directory(), configText, nowMs());
         }

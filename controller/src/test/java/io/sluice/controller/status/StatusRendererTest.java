@@ -16,7 +16,8 @@ class StatusRendererTest
     private static final NodeStatus STATUS = new NodeStatus("lb1", 1_700_000_000_000L,
         new NodeStatus.Forwarder(true, "forwarder alive: process 42", true, true, 0, 65537),
         new NodeStatus.Bgp(true, "ExaBGP pid 7, relay connected", Map.of("10.10.1.1", "up"),
-            List.of("10.100.0.1/32")),
+            List.of("10.100.0.1/32"), Map.of("10.10.1.1", "ipv4 from 10.10.1.2, hold 9s keepalive 3s"),
+            Map.of("10.100.0.1/32", " med 5 community [ 65000:80 ]")),
         List.of(new NodeStatus.VipStatus("web", IpLiterals.parse("10.100.0.1"), 80, "tcp", true,
             "forwarder ready, 1 of 2 backends eligible", false, 1, List.of(
             new NodeStatus.BackendStatus("be1", IpLiterals.parse("10.1.0.1"), true, false, true, "HTTP 200", true,
@@ -30,7 +31,9 @@ class StatusRendererTest
         final String json = StatusRenderer.json(STATUS);
         assertTrue(json.startsWith("{\"node\":\"lb1\",\"time_ms\":1700000000000,\"forwarder\":{\"alive\":true,"), json);
         assertTrue(json.contains("\"bgp\":{\"configured\":true,\"state\":\"ExaBGP pid 7, relay connected\"," +
-            "\"neighbors\":{\"10.10.1.1\":\"up\"},\"announced\":[\"10.100.0.1/32\"]}"), json);
+            "\"neighbors\":{\"10.10.1.1\":\"up\"},\"announced\":[\"10.100.0.1/32\"]," +
+            "\"sessions\":{\"10.10.1.1\":\"ipv4 from 10.10.1.2, hold 9s keepalive 3s\"}," +
+            "\"routes\":{\"10.100.0.1/32\":\"med 5 community [ 65000:80 ]\"}}"), json);
         assertTrue(json.contains("{\"name\":\"be2\",\"address\":\"10.1.0.2\",\"healthy\":false,\"held_down\":false," +
             "\"eligible\":false,\"last_check\":\"connect refused\",\"last_check_passed\":false," +
             "\"last_check_latency_ms\":1.0,\"checks\":10,\"failed_checks\":3,\"flaps\":0,\"configured_weight\":1," +
@@ -43,7 +46,9 @@ class StatusRendererTest
     {
         final String text = StatusRenderer.text(STATUS);
         assertTrue(text.contains("forwarder: alive (forwarder alive: process 42), synchronized\n"), text);
-        assertTrue(text.contains("bgp: ExaBGP pid 7, relay connected, neighbor 10.10.1.1 up\n"), text);
+        assertTrue(text.contains("bgp: ExaBGP pid 7, relay connected, neighbor 10.10.1.1 up\n" +
+            "  session 10.10.1.1: ipv4 from 10.10.1.2, hold 9s keepalive 3s\n" +
+            "  route 10.100.0.1/32: med 5 community [ 65000:80 ]\n"), text);
         assertTrue(text.contains("VIP web 10.100.0.1:80/tcp: ANNOUNCED (forwarder ready, 1 of 2 backends eligible)"),
             text);
         assertTrue(text.matches("(?s).*be1 +10\\.1\\.0\\.1 +healthy +up +1 +100\\.0% +HTTP 200 in 2 ms.*"), text);
