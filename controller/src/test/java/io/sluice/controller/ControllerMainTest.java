@@ -50,7 +50,7 @@ class ControllerMainTest
         Files.writeString(config, """
             node: {name: lb1}
             forwarder:
-              eal_args: ["--no-pci"]
+              eal_args: ["--no-pci", "--no-huge", "--vdev=net_null0"]
               ports: [{name: net_null0}]
               workers: [{core: 0, rx_port: net_null0}]
               next_hop_mac: "02:00:00:00:00:fe"

@@ -110,7 +110,7 @@ class BackendWeightsTest
         final NodeConfig config = NodeConfig.parse("node.yaml", """
             node: {name: lb1, state_dir: %s}
             forwarder:
-              eal_args: []
+              eal_args: ["--no-huge", "--vdev=net_null0"]
               ports: [{name: net_null0}]
               workers: [{core: 0, rx_port: net_null0}]
               next_hop_mac: "02:00:00:00:00:fe"
