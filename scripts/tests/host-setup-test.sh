@@ -113,7 +113,7 @@ H=$WORK/untuned
 fake_host "$H" 2 4
 fake_nic "$H" 0000:3b:00.0 0 ixgbe 0x8086
 echo irqbalance >"$H/proc/1/comm"
-node_config "$WORK/untuned.yaml" 3b:00.0 5 6
+node_config "$WORK/untuned.yaml" 0000:3b:00.0 5 6
 before=$(tree_sum "$H")
 host_setup "$H" --dry-run --config "$WORK/untuned.yaml"
 expect "untuned host: dry run" 1 "(dry run: nothing is changed)" \
