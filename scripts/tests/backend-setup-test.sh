@@ -20,10 +20,8 @@ VIP4=10.110.0.1
 PORT=7777
 WORK=$(mktemp -d /tmp/sluice-backend-setup-test.XXXXXX)
 PIDS=()
-PASSED=0
-FAILED=0
-pass() { printf '  PASS  %s\n' "$*"; PASSED=$((PASSED + 1)); }
-fail() { printf '  FAIL  %s\n' "$*"; FAILED=$((FAILED + 1)); }
+# shellcheck source=scripts/tests/lib.sh
+source "$ROOT/scripts/tests/lib.sh"
 cleanup() {
     local rc=$? pid
     for pid in "${PIDS[@]}" $(cat "$WORK/run/sluice-gredecap.pid" 2>/dev/null); do
@@ -49,17 +47,7 @@ setup() {
     RC=0
     ip netns exec "$ns" "$SLUICE" backend-setup --no-persist --run-dir "$WORK/run" "$@" >"$WORK/out" 2>&1 || RC=$?
 }
-expect() { # expect DESCRIPTION STATUS TEXT...
-    local what=$1 want=$2 text missing=""
-    shift 2
-    for text in "$@"; do grep -qF -- "$text" "$WORK/out" || missing+=" [$text]"; done
-    if [[ $RC -eq $want && -z "$missing" ]]; then
-        pass "$what (exit $RC)"
-    else
-        fail "$what: exit $RC (want $want), missing:$missing"
-        sed 's/^/        /' "$WORK/out"
-    fi
-}
+expect() { expect_in "$WORK/out" 0 "$@"; } # expect DESCRIPTION STATUS TEXT...
 
 echo "== backend-setup --dry-run, kernel path (fresh namespace: lo down, sysctls at their defaults)"
 ip netns add "$NS_DRY"
@@ -190,5 +178,4 @@ if [[ -s "$WORK/run/sluice-gredecap.stats" ]]; then
         fail "gredecap stats: $(cat "$WORK/run/sluice-gredecap.stats")"
 fi
 
-echo "backend-setup: $PASSED passed, $FAILED failed"
-((FAILED == 0))
+summary backend-setup

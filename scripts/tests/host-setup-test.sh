@@ -9,10 +9,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SLUICE=${SLUICE_LAUNCHER:-$ROOT/scripts/sluice}
 WORK=$(mktemp -d /tmp/sluice-host-setup-test.XXXXXX)
 trap '[[ -n "${KEEP:-}" ]] || rm -rf "$WORK"' EXIT
-PASSED=0
-FAILED=0
-pass() { printf '  PASS  %s\n' "$*"; PASSED=$((PASSED + 1)); }
-fail() { printf '  FAIL  %s\n' "$*"; FAILED=$((FAILED + 1)); }
+# shellcheck source=scripts/tests/lib.sh
+source "$ROOT/scripts/tests/lib.sh"
 
 # node_config FILE PORT CORES...: a node with one port and one worker per core.
 node_config() {
@@ -69,17 +67,8 @@ host_setup() {
     SLUICE_HOST_ROOT=$dir "$SLUICE" host-setup "$@" >"$WORK/out" 2>&1 || RC=$?
 }
 
-expect() { # expect DESCRIPTION STATUS TEXT...: RC is STATUS and the output has every TEXT line part.
-    local what=$1 want=$2 text missing=""
-    shift 2
-    for text in "$@"; do grep -qF -- "$text" "$WORK/out" || missing+=" [$text]"; done
-    if [[ $RC -eq $want && -z "$missing" ]]; then
-        pass "$what (exit $RC)"
-    else
-        fail "$what: exit $RC (want $want), missing:$missing"
-        sed 's/^/        /' "$WORK/out"
-    fi
-}
+# expect DESCRIPTION STATUS TEXT...: RC is STATUS and the output has every TEXT line part.
+expect() { expect_in "$WORK/out" 0 "$@"; }
 
 tree_sum() { (cd "$1" && find . \( -type f -exec sha256sum {} + \) -o \( -type l -printf '%p -> %l\n' \) | sort | sha256sum); }
 
@@ -200,5 +189,4 @@ expect "a --no-huge vdev node: ready" 0 "eal_args has --no-huge" "no PCI ports i
 [[ "$(ls -la /etc/sysctl.d /etc/systemd/system 2>/dev/null | sha256sum)" == "$etc_before" ]] &&
     pass "dry run on this machine wrote nothing to /etc" || fail "dry run on this machine changed /etc"
 
-echo "host-setup: $PASSED passed, $FAILED failed"
-((FAILED == 0))
+summary host-setup

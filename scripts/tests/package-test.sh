@@ -10,10 +10,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WORK=$(mktemp -d /tmp/sluice-package-test.XXXXXX)
 PIDS=()
-PASSED=0
-FAILED=0
-pass() { printf '  PASS  %s\n' "$*"; PASSED=$((PASSED + 1)); }
-fail() { printf '  FAIL  %s\n' "$*"; FAILED=$((FAILED + 1)); }
+# shellcheck source=scripts/tests/lib.sh
+source "$ROOT/scripts/tests/lib.sh"
 cleanup() {
     local rc=$? pid
     for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
@@ -56,17 +54,7 @@ run_release() {
     RC=0
     (cd / && PATH=$WORK/fakebin:$PATH "$@") >"$WORK/$name.out" 2>&1 || RC=$?
 }
-expect() { # expect NAME STATUS TEXT...
-    local name=$1 want=$2 text missing=""
-    shift 2
-    for text in "$@"; do grep -qF -- "$text" "$WORK/$name.out" || missing+=" [$text]"; done
-    if [[ $RC -eq $want && -z "$missing" ]]; then
-        pass "$name (exit $RC)"
-    else
-        fail "$name: exit $RC (want $want), missing:$missing"
-        sed 's/^/        /' "$WORK/$name.out" | head -n 30
-    fi
-}
+expect() { expect_in "$WORK/$1.out" 30 "$@"; } # expect NAME STATUS TEXT...
 
 run_release help "$TREE/bin/sluice" --help
 expect help 0 "usage: scripts/sluice <command>" "host-setup [--dry-run]" "backend-setup [--dry-run]" "install [--prefix DIR]"
@@ -217,5 +205,4 @@ else
     fail "forwarder did not start: $(tail -n 20 "$WORK/fwd.log")"
 fi
 
-echo "package: $PASSED passed, $FAILED failed"
-((FAILED == 0))
+summary package
