@@ -214,6 +214,15 @@ check_result() {
     fi
 }
 
+# skip_without_bgp DRILL REASON: without BGP routing, records DRILL as skipped for REASON, shows and checks it and
+# succeeds (the drill then returns); with BGP it fails and the drill runs.
+skip_without_bgp() {
+    [[ $ROUTING != bgp ]] || return 1
+    jq -n --arg why "$2" '{ok: false, skipped: $why}' >"$RESULTS/$1.json"
+    report show --result "$RESULTS/$1.json"
+    check_result "$1"
+}
+
 finish() {
     PHASE=done
     exit 0
@@ -577,12 +586,7 @@ exabgp_replaced() {
 drill_exabgp_kill() {
     PHASE="exabgp kill"
     section "Drill 6: lb1's ExaBGP killed (SIGKILL) 3 times in a row under 24 long-lived connections"
-    if [[ $ROUTING != bgp ]]; then
-        jq -n '{ok: false, skipped: "no BGP: the controller does not speak BGP yet"}' >"$RESULTS/21-exabgp-kill.json"
-        report show --result "$RESULTS/21-exabgp-kill.json"
-        check_result 21-exabgp-kill
-        return
-    fi
+    if skip_without_bgp 21-exabgp-kill "no BGP: the controller does not speak BGP yet"; then return; fi
     hold_start hold6 --connections 24
     route_watch_start routewatch6
     local kill pid t0 t_back log_from
@@ -611,12 +615,7 @@ drill_exabgp_kill() {
 drill_bird_restart() {
     PHASE="bird restart"
     section "Drill 7: the router's BGP daemon (BIRD) restarted under 24 long-lived connections"
-    if [[ $ROUTING != bgp ]]; then
-        jq -n '{ok: false, skipped: "no BGP: the controller does not speak BGP yet"}' >"$RESULTS/22-bird-restart.json"
-        report show --result "$RESULTS/22-bird-restart.json"
-        check_result 22-bird-restart
-        return
-    fi
+    if skip_without_bgp 22-bird-restart "no BGP: the controller does not speak BGP yet"; then return; fi
     hold_start hold7 --connections 24
     route_watch_start routewatch7
     local t0 t_started t_back lb
@@ -659,12 +658,7 @@ resync_sample() {
 drill_forwarder_resync() {
     PHASE="forwarder resync"
     section "Drill 8: forwarder lb2 killed and restarted while its controller runs (be3 drained: state to resend)"
-    if [[ $ROUTING != bgp ]]; then
-        jq -n '{ok: false, skipped: "no BGP: nothing withdraws or announces the VIP"}' >"$RESULTS/23-forwarder-resync.json"
-        report show --result "$RESULTS/23-forwarder-resync.json"
-        check_result 23-forwarder-resync
-        return
-    fi
+    if skip_without_bgp 23-forwarder-resync "no BGP: nothing withdraws or announces the VIP"; then return; fi
     local lb t0 t_start t_back old_pid log_from i
     # An operator's drain on both nodes: state the restarted forwarder (which starts from its config, be3 weight 1)
     # does not have until the controller resends it.
@@ -764,13 +758,7 @@ forwarder_started_after() { (($(grep -c " running (" "$WORK/fwd-$1.log" || true)
 drill_rolling_restart() {
     PHASE="drill 10"
     section "Drill 10: rolling restart: each node's controller and forwarder restarted, one node after the other"
-    if [[ $ROUTING != bgp ]]; then
-        jq -n '{ok: false, skipped: "no BGP: nothing would withdraw a node before its restart"}' \
-            >"$RESULTS/08-rolling-restart.json"
-        report show --result "$RESULTS/08-rolling-restart.json"
-        check_result 08-rolling-restart
-        return
-    fi
+    if skip_without_bgp 08-rolling-restart "no BGP: nothing would withdraw a node before its restart"; then return; fi
     hold_start hold10 --connections 32
     # The route's next hops every 100 ms during the drill (bounded: 1,400 samples).
     rm -f "$WORK/rollwatch.stop"
