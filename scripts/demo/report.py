@@ -98,6 +98,15 @@ def hold_summary(hold):
     }
 
 
+def hold_line(hold, stall=True, note=""):
+    """The line on a drill's long-lived connections (a hold_summary): count, broken, moved, longest stall."""
+    text = "long-lived connections: %d, broken %d, changed backend %d" % (
+        hold["connections"], hold["broken"], hold["changed_backend"])
+    if stall:
+        text += ", longest stall %.1f s" % hold["max_stall_s"]
+    line(text + note)
+
+
 def cmd_traffic(args):
     client = load(args.client)
     before, after = snapshot(args.before), snapshot(args.after)
@@ -440,8 +449,7 @@ def cmd_rolling_restart(args):
                                             r["forwarder_restarted"] and r["controller_restarted"]))
     line("router's route sampled %d times: never fewer than %d next hop(s)" % (len(samples),
                                                                               result["min_route_next_hops"]))
-    line("long-lived connections: %d, broken %d, changed backend %d, longest stall %.1f s" % (
-        hold["connections"], hold["broken"], hold["changed_backend"], hold["max_stall_s"]))
+    hold_line(hold)
     verdict(result["ok"], "both nodes restarted one after the other without breaking a connection")
     write(result, args.result)
 
@@ -603,8 +611,7 @@ def cmd_exabgp_kill(args):
              "back %.1f s after the kill" % (k["kill"], k["pid"], k["backoff_s"], k["new_pid"], k["route_back_s"]))
     line("router's route sampled %d times: never fewer than %d next hop(s) (lb2 kept the VIP announced)" % (
         len(samples), result["min_route_next_hops"]))
-    line("long-lived connections: %d, broken %d, changed backend %d, longest stall %.1f s" % (
-        hold["connections"], hold["broken"], hold["changed_backend"], hold["max_stall_s"]))
+    hold_line(hold)
     verdict(result["ok"], "each time the route came back within the restart back-off (+%.0f s to start ExaBGP and "
             "open the session); no connection broken" % allowance)
     write(result, args.result)
@@ -628,8 +635,7 @@ def cmd_bird_restart(args):
     line("BIRD down %.1f s; the router had no route to the VIP for about %.1f s; back via both forwarders %.1f s "
          "after BIRD started" % (result["bird_down_s"], result["route_gone_s"],
                                  result["route_back_after_bird_start_s"]))
-    line("long-lived connections: %d, broken %d, changed backend %d, longest stall %.1f s (TCP retransmission)" % (
-        hold["connections"], hold["broken"], hold["changed_backend"], hold["max_stall_s"]))
+    hold_line(hold, note=" (TCP retransmission)")
     verdict(result["ok"], "the sessions and the route came back by themselves; connections waited and survived")
     write(result, args.result)
 
@@ -703,8 +709,7 @@ def cmd_forwarder_resync(args):
              len(samples), result["route_back_s"], len(unsynced), len(early)))
     line("drained be3 in the new forwarder's state: %s" % (
         ", ".join("weight %s slots %s" % (b.get("weight"), b.get("maglevSlots")) for b in drained) or "MISSING"))
-    line("long-lived connections: %d, broken %d, changed backend %d" % (
-        hold["connections"], hold["broken"], hold["changed_backend"]))
+    hold_line(hold, stall=False)
     verdict(result["ok"], "state resent (the drain too), VIP announced only after synchronization, counters file "
             "taken over, no connection broken")
     write(result, args.result)
