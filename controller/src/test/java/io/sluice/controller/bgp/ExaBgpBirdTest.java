@@ -77,19 +77,11 @@ class ExaBgpBirdTest
         net = NetNs.create("bgp");
         try
         {
-            router = net.namespace("router");
-            lb1Namespace = net.namespace("lb1");
-            lb2Namespace = net.namespace("lb2");
-            net.veth(router, "r1", lb1Namespace, "lb1");
-            net.veth(router, "r2", lb2Namespace, "lb2");
-            router.addAddress("r1", "10.10.1.1/24");
-            router.addAddress("r2", "10.10.2.1/24");
-            lb1Namespace.addAddress("lb1", "10.10.1.2/24");
-            lb2Namespace.addAddress("lb2", "10.10.2.2/24");
-            // Spread flows over the next hops by 5-tuple, as an ECMP router does.
-            router.sysctl("net.ipv4.fib_multipath_hash_policy", "1");
-            bird = BirdRouter.start(router, directory.resolve("bird"), "10.10.1.1", 65000, List.of(
-                new BirdRouter.Peer("lb1", "10.10.1.2", 65001), new BirdRouter.Peer("lb2", "10.10.2.2", 65001)));
+            final TwoLbTopology topology = TwoLbTopology.build(net);
+            router = topology.router();
+            lb1Namespace = topology.lb1();
+            lb2Namespace = topology.lb2();
+            bird = BirdRouter.start(router, directory.resolve("bird"), "10.10.1.1", 65000, TwoLbTopology.PEERS);
         }
         catch (final RuntimeException | Error ex)
         {

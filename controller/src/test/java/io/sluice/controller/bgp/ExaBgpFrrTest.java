@@ -3,7 +3,6 @@ package io.sluice.controller.bgp;
 import io.sluice.common.config.BgpConfig;
 import io.sluice.common.config.ExaBgpConfig;
 import io.sluice.common.config.IpLiterals;
-import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.FrrRouter;
 import io.sluice.testkit.Namespace;
@@ -56,18 +55,11 @@ class ExaBgpFrrTest
         net = NetNs.create("bgpf");
         try
         {
-            router = net.namespace("router");
-            lb1Namespace = net.namespace("lb1");
-            lb2Namespace = net.namespace("lb2");
-            net.veth(router, "r1", lb1Namespace, "lb1");
-            net.veth(router, "r2", lb2Namespace, "lb2");
-            router.addAddress("r1", "10.10.1.1/24");
-            router.addAddress("r2", "10.10.2.1/24");
-            lb1Namespace.addAddress("lb1", "10.10.1.2/24");
-            lb2Namespace.addAddress("lb2", "10.10.2.2/24");
-            router.sysctl("net.ipv4.fib_multipath_hash_policy", "1");
-            frr = FrrRouter.start(router, directory.resolve("frr"), "10.10.1.1", 65000, List.of(
-                new BirdRouter.Peer("lb1", "10.10.1.2", 65001), new BirdRouter.Peer("lb2", "10.10.2.2", 65001)));
+            final TwoLbTopology topology = TwoLbTopology.build(net);
+            router = topology.router();
+            lb1Namespace = topology.lb1();
+            lb2Namespace = topology.lb2();
+            frr = FrrRouter.start(router, directory.resolve("frr"), "10.10.1.1", 65000, TwoLbTopology.PEERS);
         }
         catch (final RuntimeException | Error ex)
         {
