@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Line-rate benchmark with pktgen-dpdk, the way operators measure a load balancer (issue 17): offered against
 # delivered rate, the no-drop rate (RFC 2544 section 26.1, binary search with a loss tolerance), over frame
-# sizes (64, 512, 1518, IMIX), flow counts and a SYN-flood mix, with the drops of each stage and a check that
-# what comes back is GRE to the configured backends (frames counted per backend).
+# sizes (64, 512, 1518, IMIX), flow counts and a SYN-flood mix, with the drops of each stage, a check that
+# what comes back is GRE to the configured backends (frames counted per backend) and latency percentiles from
+# pktgen's latency packets (one more trial per run, at the no-drop rate; not in --smoke).
 #
 # --local (the default): pktgen's two net_virtio_user ports are linked over vhost-user sockets to two net_vhost
 # ports of the device under test, one after the other:
@@ -39,7 +40,7 @@ print_help() {
   --quick          one short point per device (64 B, 10,000 flows, 1 s trials; a 3-step search for Sluice):
                    under 5 minutes here
   --smoke          Sluice only, one point of 2 s after the GRE check; asserts the GRE output, that frames
-                   came back and that each of the flows made one connection entry (scripts/test.sh)
+                   came back and that each of the flows made one connection entry (scripts/test.sh); no latency
   --sizes LIST     frame sizes with FCS, 64..1518, or imix (7 x 64, 4 x 570, 1 x 1518); default
                    64,512,1518,imix (--quick: 64)
   --flows LIST     flow counts (default 10000,1000000; --quick and --smoke: 10000); the first is used for every
@@ -56,7 +57,8 @@ print_help() {
   --build-only     build (or find) pktgen and stop: builds need not hold the benchmark lock
   --dry-run        print the device and generator command lines and stop (for --ports on a box without NICs)
   --json           end with one JSON line: generator_mpps, sluice_mpps, no_drop_mpps, testpmd_io_mpps,
-                   testpmd_5tswap_mpps, gre_frames_checked, ratios, sizes (per frame size), runs, load
+                   testpmd_5tswap_mpps, gre_frames_checked, ratios, latency (per device: p50_us, p99_us,
+                   p999_us, max_us, or nulls and a reason), sizes (per frame size), runs, load
   --results DIR    keep the logs, the trials (results.jsonl), the captured frames and the plot in DIR
                    (the plot, delivered vs offered per frame size, is written as DIR/pktgen.png; without
                    --results next to nothing: see the last lines of the report)
@@ -143,6 +145,10 @@ case $preset in
     smoke) : "${sizes:=64}" "${flows_list:=10000}" "${syn_share:=0}" "${seconds:=2}" "${steps:=0}"
         devices=sluice ;;
 esac
+# Latency (pktgen's latency packets, one more trial per run) in every preset but --smoke, whose counts it would
+# change (its UDP flow is one more connection).
+latency=1
+[[ $preset != smoke ]] || latency=0
 IFS=, read -r -a size_list <<< "$sizes"
 IFS=, read -r -a flow_counts <<< "$flows_list"
 IFS=, read -r -a device_list <<< "$devices"
@@ -175,6 +181,7 @@ readonly DUT_MEMORY_MB=512
 readonly GEN_MEMORY_MB=2600 # pktgen's default mbufs are 10 KiB: two ports need about 2.4 GB
 readonly MAX_PCAP_FRAMES=131072
 readonly VIP=10.100.0.1 VIP_PORT=80 TUNNEL_SOURCE=10.0.0.1 NEXT_HOP_MAC="02:00:00:00:00:fe"
+readonly LATENCY_PORT=1028 # pktgen's LATENCY_DPORT
 readonly BACKENDS=(10.1.0.1 10.1.0.2 10.1.0.3 10.1.0.4)
 PYTHON=/usr/bin/python3 # Debian's: the python3 first on PATH may lack matplotlib
 node="bench-pktgen-$$"
@@ -258,7 +265,10 @@ find_pktgen() {
 # and flow counts above the pcap's size need: turning random bits on no longer turns the pcap mode off
 # (EXCLUSIVE_MODES in app/pktgen-port-cfg.h), and the bits are written into every frame sent (23.06.1 writes
 # them only in pktgen_send_burst, which its transmit loop no longer calls: its random mode changes nothing).
-readonly PKTGEN_PATCH_LEVEL=2
+# A third for latency through Sluice: pktgen finds a latency packet's timestamp at a fixed offset (behind an
+# Ethernet, IPv4 and UDP header, pktgen_tstamp_pointer); Sluice sends it back inside GRE, 24 bytes further on,
+# so the receive side also looks behind the outer IPv4 and GRE header of a GRE frame (pktgen_tstamp_check).
+readonly PKTGEN_PATCH_LEVEL=3
 patch_pktgen() {
     "$PYTHON" - "$1/app/pktgen-cmds.c" "$1/app/pktgen.c" <<'EOF'
 import sys
@@ -280,6 +290,34 @@ new = """    mlen = pg_pktmbuf_alloc_bulk(mp, pkts, txCnt);
     if (mlen > 0 && pktgen_tst_port_flags(info, SEND_RANDOM_PKTS)) /* Sluice: random bits on every frame */
         pktgen_rnd_bits_apply(info, pkts, mlen, NULL);
 """
+replace(sys.argv[2], old, new)
+old = """static __inline__ void
+pktgen_tstamp_check(port_info_t *info, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{"""
+new = """/* Sluice: a frame that comes back GRE-encapsulated (IPv4 in IPv4, RFC 2784, 4-byte header) carries the
+ * original IPv4 packet, and so the timestamp, behind the outer IPv4 and GRE headers: the frame as
+ * pktgen_tstamp_pointer expects it starts that many bytes later (its Ethernet header is the outer headers' end). */
+static __inline__ char *
+sluice_tstamp_frame(struct rte_mbuf *m)
+{
+    char *p = rte_pktmbuf_mtod(m, char *);
+    struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p;
+    struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)&eth[1];
+    uint32_t outer = (ip->version_ihl & 0x0f) * 4;
+
+    if (rte_pktmbuf_data_len(m) >= sizeof(*eth) + outer + 4 + sizeof(*ip) + sizeof(struct rte_udp_hdr) + 24 &&
+        eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) && ip->next_proto_id == 47 &&
+        *(uint16_t *)((char *)ip + outer + 2) == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+        return p + outer + 4;
+    return p;
+}
+
+static __inline__ void
+pktgen_tstamp_check(port_info_t *info, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{"""
+replace(sys.argv[2], old, new)
+old = """            tstamp_t *tstamp = pktgen_tstamp_pointer(info, rte_pktmbuf_mtod(pkts[i], char *));"""
+new = """            tstamp_t *tstamp = pktgen_tstamp_pointer(info, sluice_tstamp_frame(pkts[i])); /* Sluice: GRE */"""
 replace(sys.argv[2], old, new)
 EOF
 }
@@ -318,6 +356,14 @@ EOF
         for b in "${BACKENDS[@]}"; do
             echo "      - address: $b"
         done
+        if [[ $latency -eq 1 ]]; then
+            # pktgen's latency packets are UDP to port 1028 (pktgen_latency_setup): a VIP of their own.
+            printf '  - name: latency\n    address: %s\n    port: %s\n    protocol: udp\n    backends:\n' \
+                "$VIP" "$LATENCY_PORT"
+            for b in "${BACKENDS[@]}"; do
+                echo "      - address: $b"
+            done
+        fi
     } > "$file"
 }
 
@@ -447,6 +493,8 @@ run_generator() {
         --flows "$flows" --syn-share "$syn" --mode "$mode" --seconds "$seconds" --tolerance "$tolerance"
         --steps "$steps" --flow-bits "$flow_bits" --out "$work/trials-$tag.jsonl" "${capture[@]}")
     [[ $syn != 0 ]] && trial_args+=(--syn-offset)
+    [[ $latency -eq 1 && $device != sink ]] &&
+        trial_args+=(--latency --latency-dst-ip "$VIP" --latency-dst-mac "$dut_mac")
     log "$device, $size B, $flows flows, SYN share $syn: $mode"
     run_and_wait taskset -c 0 "$PYTHON" "$lib/pktgen_bench.py" trials "${trial_args[@]}" ||
         { tail -c 3000 "$work/pktgen-$tag.log" >&2; die "the trials against $device failed"; }

@@ -3,7 +3,8 @@
 
 usage: pktgen_bench.py trials --control DIR --device NAME --gen-socket SOCK [--dut-socket SOCK] --size LABEL --frame-bytes B
                               [--mode point|search|sweep] [--seconds S] [--tolerance PCT] [--steps N]
-                              [--capture] [--syn-offset] [--flow-bits K] --out FILE.jsonl
+                              [--capture] [--syn-offset] [--flow-bits K]
+                              [--latency --latency-dst-ip A --latency-dst-mac M] --out FILE.jsonl
        pktgen_bench.py gre-check PCAP --vip A --port P --backends A,B,... --tunnel-source A [--next-hop-mac M]
        pktgen_bench.py plot RESULTS.jsonl OUT.png [--title T]
        pktgen_bench.py summary RESULTS.jsonl --date D --load-before L --load-after L --seconds S --flows N
@@ -16,6 +17,11 @@ trial's loss is what port 0 sent and port 1 did not receive, counted from before
 (RFC 2544 section 26.1); its rates come from two samples inside the trial (steady state). search: the binary
 search for the highest rate whose loss is within --tolerance percent; sweep: 20, 40, ..., 100 percent; point:
 100 percent once. One JSON line per trial goes to --out.
+--latency: then one more trial at the highest rate that passed (RFC 2544 section 26.2; 1 percent when none
+did) with pktgen's latency packets: port 0 sends a timestamped UDP packet every LATENCY_GAP_US beside the load,
+port 1 finds its timestamp when it comes back (through Sluice inside GRE: bench-pktgen.sh patches pktgen for
+that) and pktgen's latency sampler writes every one it found to a file; the percentiles of those go to --out
+as a line of kind "latency".
 """
 import argparse
 import collections
@@ -27,6 +33,8 @@ import sys
 import time
 
 LINK_BPS = 10e9  # pktgen's rate is a percentage of the link speed virtio-user reports: 10 Gb/s
+LATENCY_GAP_US = 100  # one latency packet every 100 us: 10,000 a second beside the load
+LATENCY_SAMPLES = 50000  # pktgen 23.06.1 keeps at most 50,108 per port (MAX_LATENCY_ENTRIES)
 
 
 def telemetry(path, commands):
@@ -179,10 +187,70 @@ def run_trials(args):
                     high = mid
             if best is not None:
                 best["no_drop"] = True
+    lines = [dict(r) for r in results]
+    if args.latency:
+        lines.append(latency_trial(gen, args, results))
     gen.run('return "quit"')
     with open(args.out, "w") as out:
-        for r in results:
+        for r in lines:
             out.write(json.dumps(r) + "\n")
+
+
+def percentile(values, q):
+    """Nearest rank of sorted values."""
+    return values[max(0, min(len(values) - 1, int(-(-q * len(values) // 100)) - 1))]
+
+
+def latency_trial(gen, args, results):
+    """One trial with pktgen's latency packets and sampler; returns a line of kind "latency" (in us)."""
+    passed = [r for r in results if r["passed"] and r["stage"] != "check"]
+    if passed:
+        percent = max(passed, key=lambda r: r["percent"])["percent"]
+        at = "the highest rate without loss above the tolerance"
+    else:
+        # A light load instead: at 1% (0.15 Mpps of 64 B) the generator's own rings stay short.
+        percent = 1.0
+        at = "1% of the link: no rate passed"
+    control = os.path.abspath(args.control)
+    samples_file = os.path.join(control, "latency-samples.txt")
+    counts_file = os.path.join(control, "latency-counts.txt")
+    # The latency packet is a copy of the single packet (pktgen_latency_setup): addressed to the device; it is
+    # UDP to port 1028 (LATENCY_DPORT), which bench-pktgen.sh gives Sluice as a UDP VIP.
+    gen.run('pktgen.set_mac("0", "dst", "%s")' % args.latency_dst_mac)
+    gen.run('pktgen.set_ipaddr("0", "dst", "%s")' % args.latency_dst_ip)
+    gen.run('pktgen.latency("0-1", "rate", %d)' % LATENCY_GAP_US)
+    gen.run('pktgen.latency("0-1", "enable")')
+    gen.run('pktgen.latsampler_params("1", "simple", %d, 1000000, "%s")' % (LATENCY_SAMPLES, samples_file))
+    gen.run('pktgen.latsampler("1", "on")')
+    r = trial(gen, args, percent, args.seconds)
+    gen.run('pktgen.latsampler("1", "off")')  # writes the samples
+    gen.run('local t = pktgen.pktStats("1")[1].latency\n'
+            'local f = io.open("%s", "w")\n'
+            'f:write(string.format("%%d %%d\\n", t.num_pkts, t.num_skipped))\n'
+            'f:close()' % counts_file)
+    gen.run('pktgen.latency("0-1", "disable")')
+    line = {"kind": "latency", "device": args.device, "size": r["size"], "flows": args.flows,
+            "syn_share": args.syn_share, "at": at, "percent": r["percent"], "offered_mpps": r["offered_mpps"],
+            "delivered_mpps": r["delivered_mpps"], "loss_pct": r["loss_pct"], "seconds": r["seconds"]}
+    values = []
+    if os.path.exists(samples_file):
+        with open(samples_file) as f:
+            values = sorted(int(v) / 1000.0 for v in f.read().split()[1:])  # header "Latency", then ns
+    with open(counts_file) as f:
+        found, skipped = (int(v) for v in f.read().split())
+    # found: latency packets pktgen matched; skipped: gaps in their sequence (lost ones), which it leaves out.
+    line.update({"samples": len(values), "found": found, "skipped": skipped})
+    if values:
+        line.update({"min_us": round(values[0], 2), "p50_us": round(percentile(values, 50), 2),
+                     "p99_us": round(percentile(values, 99), 2), "p999_us": round(percentile(values, 99.9), 2),
+                     "max_us": round(values[-1], 2)})
+    else:
+        line.update({"p50_us": None, "p99_us": None, "p999_us": None, "max_us": None,
+                     "reason": "no latency packet came back with its timestamp (%d found by pktgen)" % found})
+    print("pktgen_bench: %-6s latency at %.2f%% (%s): %d samples, p50 %s us, p99 %s us, p99.9 %s us, max %s us"
+          % (args.size, percent, at, len(values), line["p50_us"], line["p99_us"], line["p999_us"], line["max_us"]),
+          file=sys.stderr)
+    return line
 
 
 def gre_check(args):
@@ -280,9 +348,27 @@ def profile_name(r):
     return name
 
 
+def latency_entry(device, line):
+    """A run's latency for the summary: the percentiles in us, or nulls and why there are none."""
+    entry = {"p50_us": None, "p99_us": None, "p999_us": None, "max_us": None}
+    if device == "sink":
+        entry["reason"] = "nothing comes back from testpmd rxonly"
+    elif line is None:
+        entry["reason"] = "no latency trial in this run (--smoke runs none)"
+    else:
+        entry.update({k: line[k] for k in ("p50_us", "p99_us", "p999_us", "max_us", "samples", "found",
+                                              "skipped", "at", "percent", "offered_mpps",
+                                              "delivered_mpps", "loss_pct") if k in line})
+        if "min_us" in line:
+            entry["min_us"] = line["min_us"]
+        if line.get("reason"):
+            entry["reason"] = line["reason"]
+    return entry
+
+
 def summary(args):
     """The human table and the --json line, from the trials, the forwarder's counters and the GRE checks."""
-    trials, counters, gre = [], {}, []
+    trials, counters, gre, latency = [], {}, [], {}
     with open(args.results) as f:
         for line in f:
             r = json.loads(line)
@@ -293,6 +379,8 @@ def summary(args):
                 counters[(r["size"], r["flows"], r["syn_share"])] = r
             elif kind == "gre":
                 gre.append(r)
+            elif kind == "latency":
+                latency[(r["device"], r["size"], r["flows"], r["syn_share"])] = r
     runs = collections.OrderedDict()
     for r in trials:
         runs.setdefault((r["device"], r["size"], r["flows"], r["syn_share"]), []).append(r)
@@ -332,6 +420,7 @@ def summary(args):
                "notes": notes}
         if c is not None:
             row["sluice_counters"] = {k: c[k] for k in c if k not in ("kind", "size", "flows", "syn_share")}
+        row["latency"] = latency_entry(device, latency.get((device, size, flows, syn)))
         rows.append(row)
         if flows == args.flows and not syn:
             per_size.setdefault(str(size), {})
@@ -354,6 +443,13 @@ def summary(args):
             row["dut_rx_missed"], "-" if sink else row["dut_lost"]))
         for note in row["notes"]:
             print("  %15s   %s" % ("", note))
+        lat = row["latency"]
+        if lat.get("p50_us") is not None:
+            print("  %15s   latency at %.3f Mpps offered (%s): p50 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us"
+                  " (%d samples)" % ("", lat["offered_mpps"], lat["at"], lat["p50_us"], lat["p99_us"], lat["p999_us"],
+                                     lat["max_us"], lat["samples"]))
+        elif not sink:
+            print("  %15s   latency: not measured: %s" % ("", lat["reason"]))
         if "sluice_counters" in row:
             c = row["sluice_counters"]
             print("  %15s   forwarder: rx %d, forwarded %d, tx full drops %d, dropped %d, connection misses %d"
@@ -382,6 +478,9 @@ def summary(args):
     out["ratio_5tswap"] = ratio(out["sluice_mpps"], out["testpmd_5tswap_mpps"])
     out["ratio_generator"] = ratio(out["sluice_mpps"], out["generator_mpps"])
     out["generator_limited"] = bool(sluice and sluice["generator_limited"])
+    # Per device, at the first size and flow count: p50/p99/p99.9/max in us, or nulls and the reason.
+    out["latency"] = {device: row["latency"] for device, row in
+                      (("sink", sink), ("testpmd-io", io), ("testpmd-5tswap", swap), ("sluice", sluice)) if row}
     if len(per_size) > 1 or args.sizes_given:
         out["sizes"] = per_size
     out["runs"] = rows
@@ -415,6 +514,9 @@ def main(argv):
     t.add_argument("--capture", action="store_true")
     t.add_argument("--syn-offset", action="store_true")
     t.add_argument("--flow-bits", type=int, default=0)
+    t.add_argument("--latency", action="store_true")
+    t.add_argument("--latency-dst-ip", default="10.100.0.1")
+    t.add_argument("--latency-dst-mac", default="02:00:00:00:00:01")
     t.add_argument("--out", required=True)
     g = sub.add_parser("gre-check")
     g.add_argument("pcap")
