@@ -3,7 +3,6 @@ package io.sluice.systemtest;
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.forwarder.capture.PcapNgReader;
-import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
@@ -69,7 +68,7 @@ class CaptureAndPingTest
             final String p0Mac = peer.exec("cat", "/sys/class/net/p0/address").trim();
             peer.exec("ip", "neigh", "replace", "10.10.1.2", "lladdr", l0Mac, "dev", "p0", "nud", "permanent");
             peer.addRoute("10.100.0.0/24", "via", "10.10.1.2", "dev", "p0");
-            final String name = "cp" + Long.toString(ProcessHandle.current().pid(), 36);
+            final String name = Node.uniqueName("cp");
             node = new Node(name, lb, directory.resolve("lb"), """
                 node: {name: %s}
                 forwarder:
@@ -102,9 +101,9 @@ class CaptureAndPingTest
     {
         try
         {
-            if (node != null && node.forwarder() != null)
+            if (node != null)
             {
-                Commands.stop(node.forwarder().toHandle(), Duration.ofSeconds(15));
+                node.stopProcesses();
             }
         }
         finally

@@ -90,7 +90,7 @@ class ChaosDrillsTest
             backends.addAddress("lo", "10.1.0.2/32");
             startBackend("10.1.0.1");
             startBackend("10.1.0.2");
-            final String name = "cd" + Long.toString(ProcessHandle.current().pid(), 36);
+            final String name = Node.uniqueName("cd");
             lb = new Node(name, node, directory.resolve("lb"), config(name));
             lb.startForwarder();
             lb.startController();
@@ -112,21 +112,12 @@ class ChaosDrillsTest
         {
             if (lb != null)
             {
-                stop(lb.controller());
-                stop(lb.forwarder());
+                lb.stopProcesses();
             }
         }
         finally
         {
             net.close();
-        }
-    }
-
-    private static void stop(final Process process)
-    {
-        if (process != null)
-        {
-            Commands.stop(process.toHandle(), Duration.ofSeconds(15));
         }
     }
 

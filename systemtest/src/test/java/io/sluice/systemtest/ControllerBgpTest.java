@@ -103,7 +103,7 @@ class ControllerBgpTest
             startBackend("10.1.0.1");
             startBackend("10.1.0.2");
 
-            final String tag = "st" + Long.toString(ProcessHandle.current().pid(), 36);
+            final String tag = Node.uniqueName("st");
             lb1 = new Node(tag + "-lb1", ns1, directory.resolve("lb1"), config(tag + "-lb1", 0, "10.10.1.2",
                 "10.10.1.1"));
             lb2 = new Node(tag + "-lb2", ns2, directory.resolve("lb2"), config(tag + "-lb2", 1, "10.10.2.2",
@@ -129,8 +129,7 @@ class ControllerBgpTest
             {
                 if (node != null)
                 {
-                    stop(node.controller());
-                    stop(node.forwarder());
+                    node.stopProcesses();
                 }
             }
             if (bird != null)
@@ -141,14 +140,6 @@ class ControllerBgpTest
         finally
         {
             net.close(); // also kills what is left in the namespaces: ExaBGP, backends
-        }
-    }
-
-    private static void stop(final Process process)
-    {
-        if (process != null)
-        {
-            Commands.stop(process.toHandle(), Duration.ofSeconds(15));
         }
     }
 

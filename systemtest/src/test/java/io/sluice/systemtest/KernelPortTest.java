@@ -2,7 +2,6 @@ package io.sluice.systemtest;
 
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CountersFile;
-import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
@@ -60,7 +59,7 @@ class KernelPortTest
             lb.sysctl("net.ipv4.conf.l0.arp_ignore", "8");
             lb.exec("ethtool", "-K", "l0", "tx", "off", "rx", "off");
             peer.exec("ethtool", "-K", "p0", "tx", "off", "rx", "off");
-            final String name = "kp" + Long.toString(ProcessHandle.current().pid(), 36);
+            final String name = Node.uniqueName("kp");
             node = new Node(name, lb, directory.resolve("lb"), """
                 node: {name: %s}
                 forwarder:
@@ -101,9 +100,9 @@ class KernelPortTest
     {
         try
         {
-            if (node != null && node.forwarder() != null)
+            if (node != null)
             {
-                Commands.stop(node.forwarder().toHandle(), Duration.ofSeconds(15));
+                node.stopProcesses();
             }
         }
         finally

@@ -48,9 +48,30 @@ final class Node
         }
     }
 
+    /**
+     * A name unique to this test JVM, PREFIX and the pid in base 36: namespaces, shared memory and EAL file prefixes
+     * of runs side by side never meet.
+     */
+    static String uniqueName(final String prefix)
+    {
+        return prefix + Long.toString(ProcessHandle.current().pid(), 36);
+    }
+
     String name()
     {
         return name;
+    }
+
+    /** Stops the controller, then the forwarder (SIGTERM, SIGKILL after 15 s), each only if it was started. */
+    void stopProcesses()
+    {
+        for (final Process process : new Process[] {controller, forwarder})
+        {
+            if (process != null)
+            {
+                Commands.stop(process.toHandle(), Duration.ofSeconds(15));
+            }
+        }
     }
 
     Namespace namespace()
