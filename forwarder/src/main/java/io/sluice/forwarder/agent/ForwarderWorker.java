@@ -152,9 +152,7 @@ public final class ForwarderWorker implements Agent
         if (startNs - nextFlushNs >= 0)
         {
             nextFlushNs = startNs + FLUSH_INTERVAL_NS;
-            tap.publish();
-            counters.onCapture(tap.capturedTotal(), tap.droppedTotal());
-            counters.flush(pipeline);
+            flushCounters();
         }
         return work;
     }
@@ -277,10 +275,16 @@ public final class ForwarderWorker implements Agent
     @Override
     public void onClose()
     {
+        flushCounters();
+        shim.sluice_thread_unregister();
+    }
+
+    // The capture tap's and the pipeline's counters into the counters file: every flush interval, and at close.
+    private void flushCounters()
+    {
         tap.publish();
         counters.onCapture(tap.capturedTotal(), tap.droppedTotal());
         counters.flush(pipeline);
-        shim.sluice_thread_unregister();
     }
 
     @Override
