@@ -555,13 +555,14 @@ drill_controller_restart() {
 
 # --- chaos drills (issue 18): BGP speakers killed and restarted, a forwarder resynchronized -------------------
 
-# route_watch_start NAME: samples the number of next hops of the router's route to the VIP every 100 ms into
-# $WORK/NAME.txt ("seconds-since-start next-hops" per line) until $WORK/NAME.stop exists (bounded: 1200 samples).
+# route_watch_start NAME [SAMPLES]: samples the number of next hops of the router's route to the VIP every 100 ms
+# into $WORK/NAME.txt ("seconds-since-start next-hops" per line) until $WORK/NAME.stop exists (bounded: SAMPLES,
+# default 1200).
 route_watch_start() {
-    local name=$1 t0
+    local name=$1 samples=${2:-1200} t0
     t0=$(now)
     rm -f "$WORK/$name.stop"
-    (for ((i = 0; i < 1200; i++)); do
+    (for ((i = 0; i < samples; i++)); do
         [[ -e $WORK/$name.stop ]] && break
         echo "$(elapsed "$t0") $(route_nexthops | wc -l)"
         sleep 0.1
@@ -760,14 +761,8 @@ drill_rolling_restart() {
     section "Drill 10: rolling restart: each node's controller and forwarder restarted, one node after the other"
     if skip_without_bgp 08-rolling-restart "no BGP: nothing would withdraw a node before its restart"; then return; fi
     hold_start hold10 --connections 32
-    # The route's next hops every 100 ms during the drill (bounded: 1,400 samples).
-    rm -f "$WORK/rollwatch.stop"
-    (for ((i = 0; i < 1400; i++)); do
-        [[ -e $WORK/rollwatch.stop ]] && break
-        echo "$(route_nexthops | wc -l)"
-        sleep 0.1
-    done) >"$WORK/rollwatch.txt" &
-    local watcher=$! lb t0 t_out t_back old_fwd old_ctl runs
+    route_watch_start rollwatch 1400
+    local lb t0 t_out t_back old_fwd old_ctl runs
     : >"$WORK/rolling-nodes.txt"
     for lb in "${LB_NAMES[@]}"; do
         t0=$(now)
@@ -790,8 +785,7 @@ drill_rolling_restart() {
             'BEGIN { print a - b }') $old_fwd ${PIDS[fwd-$lb]} $old_ctl ${PIDS[ctl-$lb]}" >>"$WORK/rolling-nodes.txt"
         sleep 2
     done
-    touch "$WORK/rollwatch.stop"
-    wait "$watcher" || true
+    route_watch_stop rollwatch
     client_stop hold10
     report rolling-restart --hold "$WORK/hold10.json" --routes "$WORK/rollwatch.txt" --nodes "$WORK/rolling-nodes.txt" \
         --result "$RESULTS/08-rolling-restart.json"

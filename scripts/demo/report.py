@@ -417,11 +417,7 @@ def cmd_controller_restart(args):
 
 def cmd_rolling_restart(args):
     hold = hold_summary(load(args.hold))
-    try:
-        with open(args.routes) as f:
-            samples = [int(x) for x in f.read().split()]
-    except OSError:
-        samples = []
+    samples = [hops for _, hops in route_samples(args.routes)]
     nodes = {}
     try:
         with open(args.nodes) as f:
