@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -18,7 +20,7 @@ import java.util.regex.Pattern;
  *
  * <p>Timers are short so sessions come up and recover within seconds in tests.
  */
-public final class BirdRouter implements AutoCloseable
+public final class BirdRouter implements BgpRouter
 {
     /**
      * A BGP peer of the router.
@@ -86,18 +88,23 @@ public final class BirdRouter implements AutoCloseable
     }
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
+    private static final Pattern ROUTE_LINE = Pattern.compile("^\\S*\\s+unicast \\[");
+    private static final Pattern TUPLE = Pattern.compile("\\(([^)]*)\\)");
 
     private final Namespace namespace;
     private final Path socket;
     private final Path log;
     private final Process process;
+    private final List<Peer> peers;
 
-    private BirdRouter(final Namespace namespace, final Path socket, final Path log, final Process process)
+    private BirdRouter(
+        final Namespace namespace, final Path socket, final Path log, final Process process, final List<Peer> peers)
     {
         this.namespace = namespace;
         this.socket = socket;
         this.log = log;
         this.process = process;
+        this.peers = List.copyOf(peers);
     }
 
     /**
@@ -130,7 +137,7 @@ public final class BirdRouter implements AutoCloseable
         }
         final Process process = namespace.start(log, "bird", "-f", "-c", config.toString(), "-s", socket.toString(),
             "-P", directory.resolve("bird.pid").toString());
-        final BirdRouter router = new BirdRouter(namespace, socket, log, process);
+        final BirdRouter router = new BirdRouter(namespace, socket, log, process, peers);
         Eventually.await(START_TIMEOUT, () ->
         {
             if (!process.isAlive())
@@ -199,11 +206,110 @@ public final class BirdRouter implements AutoCloseable
         return Commands.run(birdcCommand(command)).checked();
     }
 
+    @Override
+    public Kind kind()
+    {
+        return Kind.BIRD;
+    }
+
+    /**
+     * Tells whether the BGP session with a peer is established, by the peer's address.
+     *
+     * @param peerAddress the address of one of the router's peers.
+     * @return true when its protocol is up and Established.
+     */
+    @Override
+    public boolean established(final String peerAddress)
+    {
+        for (final Peer peer : peers)
+        {
+            if (peer.address().equals(peerAddress))
+            {
+                final Protocol protocol = protocols().get(peer.name());
+                return protocol != null && protocol.established();
+            }
+        }
+        throw new IllegalArgumentException("no peer " + peerAddress + " in " + peers);
+    }
+
+    @Override
+    public Optional<PathAttributes> path(final String prefix, final String nextHop)
+    {
+        // birdc exits 1 for a prefix it has no route to.
+        final Commands.Result result = Commands.run(birdcCommand("show", "route", "all", prefix));
+        return result.exitCode() == 0 ? parsePath(result.stdout(), nextHop) : Optional.empty();
+    }
+
+    @Override
+    public String state()
+    {
+        return birdc("show", "protocols", "all") + birdc("show", "route", "all");
+    }
+
+    /**
+     * Parses {@code birdc show route all PREFIX}: one block per route, from its {@code unicast [protocol ...]}
+     * line to the next one, with {@code BGP.next_hop}, {@code BGP.as_path}, {@code BGP.med},
+     * {@code BGP.community: (65000,80)} and {@code BGP.large_community: (65001, 0, 80)} lines.
+     *
+     * @param output  the command's output.
+     * @param nextHop the next hop of the route wanted.
+     * @return that route's attributes, or empty when no route has that next hop.
+     */
+    static Optional<PathAttributes> parsePath(final String output, final String nextHop)
+    {
+        final List<List<String>> blocks = new ArrayList<>();
+        for (final String line : output.split("\n"))
+        {
+            if (ROUTE_LINE.matcher(line).find())
+            {
+                blocks.add(new ArrayList<>());
+            }
+            if (!blocks.isEmpty())
+            {
+                blocks.get(blocks.size() - 1).add(line.strip());
+            }
+        }
+        for (final List<String> block : blocks)
+        {
+            final Map<String, String> attributes = new LinkedHashMap<>();
+            for (final String line : block)
+            {
+                final int colon = line.indexOf(": ");
+                if (line.startsWith("BGP.") && colon > 0)
+                {
+                    attributes.put(line.substring(4, colon), line.substring(colon + 2).strip());
+                }
+            }
+            final String hop = attributes.getOrDefault("next_hop", "").split(" ")[0];
+            if (hop.equals(nextHop))
+            {
+                return Optional.of(new PathAttributes(hop, attributes.getOrDefault("as_path", ""),
+                    Long.parseLong(attributes.getOrDefault("med", "-1")),
+                    tuples(attributes.getOrDefault("community", "")),
+                    tuples(attributes.getOrDefault("large_community", ""))));
+            }
+        }
+        return Optional.empty();
+    }
+
+    // "(65000,80) (65000,443)" -> [65000:80, 65000:443]; "(65001, 0, 80)" -> [65001:0:80]
+    private static List<String> tuples(final String text)
+    {
+        final List<String> values = new ArrayList<>();
+        final Matcher m = TUPLE.matcher(text);
+        while (m.find())
+        {
+            values.add(m.group(1).replaceAll("\\s*,\\s*", ":"));
+        }
+        return values;
+    }
+
     /**
      * Returns the router's namespace.
      *
      * @return the namespace.
      */
+    @Override
     public Namespace namespace()
     {
         return namespace;
@@ -214,6 +320,7 @@ public final class BirdRouter implements AutoCloseable
      *
      * @return the log's text, or a note when it cannot be read.
      */
+    @Override
     public String logText()
     {
         try
@@ -229,6 +336,7 @@ public final class BirdRouter implements AutoCloseable
     /**
      * Stops BIRD: SIGTERM, then SIGKILL after {@link Commands#STOP_GRACE}.
      */
+    @Override
     public void stop()
     {
         Commands.stop(process.toHandle(), Commands.STOP_GRACE);

@@ -1,5 +1,9 @@
 package io.sluice.testkit;
 
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,6 +12,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * A real FRR 8 router ({@code zebra} and {@code bgpd} from Debian's {@code frr}) in a network namespace, for tests:
@@ -15,7 +21,7 @@ import java.util.List;
  * its daemons as root outside its vty group, so both run as user {@code frr}, in the foreground, with their
  * configuration, pid files, zserv and vty sockets in a directory that user owns. {@link #stop()} ends both.
  */
-public final class FrrRouter implements AutoCloseable
+public final class FrrRouter implements BgpRouter
 {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
     private static final String FRR = "/usr/lib/frr/";
@@ -147,16 +153,79 @@ public final class FrrRouter implements AutoCloseable
         return Commands.run(vtyshCommand(command)).checked();
     }
 
+    @Override
+    public Kind kind()
+    {
+        return Kind.FRR;
+    }
+
     /**
      * Tells whether the BGP session with a peer is Established.
      *
      * @param address the peer's address.
      * @return true when established.
      */
+    @Override
     public boolean established(final String address)
     {
         final String neighbor = vtysh("show bgp neighbors " + address);
         return neighbor.contains("BGP state = Established");
+    }
+
+    @Override
+    public Optional<PathAttributes> path(final String prefix, final String nextHop)
+    {
+        final String family = prefix.indexOf(':') >= 0 ? "ipv6" : "ipv4";
+        return parsePath(vtysh("show bgp " + family + " unicast " + prefix + " json"), nextHop);
+    }
+
+    @Override
+    public String state()
+    {
+        return vtysh("show bgp summary") + vtysh("show bgp ipv4 unicast") + vtysh("show bgp ipv6 unicast");
+    }
+
+    /**
+     * Parses {@code show bgp ipv4 unicast PREFIX json} (JSON is YAML, so SnakeYAML reads it): {@code paths[]}, each
+     * with {@code nexthops[0].ip}, {@code aspath.string}, {@code metric} (the MED, absent without one),
+     * {@code community.string} and {@code largeCommunity.string}.
+     *
+     * @param json    the command's output ({@code {}} when the router has no route to the prefix).
+     * @param nextHop the next hop of the path wanted.
+     * @return that path's attributes, or empty when no path has that next hop.
+     */
+    static Optional<PathAttributes> parsePath(final String json, final String nextHop)
+    {
+        final Object root = new Yaml(new SafeConstructor(new LoaderOptions())).load(json);
+        if (!(root instanceof Map<?, ?> entry) || !(entry.get("paths") instanceof List<?> paths))
+        {
+            return Optional.empty();
+        }
+        for (final Object item : paths)
+        {
+            final Map<?, ?> path = (Map<?, ?>)item;
+            final Object hops = path.get("nexthops");
+            final String hop = hops instanceof List<?> list && !list.isEmpty() ?
+                String.valueOf(((Map<?, ?>)list.get(0)).get("ip")) : "";
+            if (hop.equals(nextHop))
+            {
+                final Object med = path.containsKey("metric") ? path.get("metric") : path.get("med");
+                return Optional.of(new PathAttributes(hop, string(path.get("aspath")),
+                    med instanceof Number number ? number.longValue() : -1, words(string(path.get("community"))),
+                    words(string(path.get("largeCommunity")))));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String string(final Object attribute)
+    {
+        return attribute instanceof Map<?, ?> map && map.get("string") != null ? map.get("string").toString() : "";
+    }
+
+    private static List<String> words(final String text)
+    {
+        return text.isBlank() ? List.of() : List.of(text.strip().split("\\s+"));
     }
 
     /**
@@ -164,6 +233,7 @@ public final class FrrRouter implements AutoCloseable
      *
      * @return the text of zebra's and bgpd's output.
      */
+    @Override
     public String logText()
     {
         final StringBuilder text = new StringBuilder();
@@ -187,6 +257,7 @@ public final class FrrRouter implements AutoCloseable
      *
      * @return the namespace.
      */
+    @Override
     public Namespace namespace()
     {
         return namespace;
@@ -195,6 +266,7 @@ public final class FrrRouter implements AutoCloseable
     /**
      * Stops bgpd, then zebra (SIGTERM, then SIGKILL after the grace time).
      */
+    @Override
     public void stop()
     {
         for (int i = processes.size() - 1; i >= 0; i--)
