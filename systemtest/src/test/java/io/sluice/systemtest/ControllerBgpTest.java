@@ -1,12 +1,11 @@
 package io.sluice.systemtest;
 
+import io.sluice.testkit.BgpRouter;
 import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -15,6 +14,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,16 +33,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The issue's controller acceptance tests, with real processes in network namespaces: two Sluice nodes (a
- * forwarder on DPDK {@code net_null}, its controller and the ExaBGP the controller starts), a BIRD router, and
- * two HTTP backends the controllers health-check.
+ * forwarder on DPDK {@code net_null}, its controller and the ExaBGP the controller starts), a router, and
+ * two HTTP backends the controllers health-check. Every step runs twice, once against BIRD 2 ({@code merge paths
+ * on}) and once against FRR 8 (zebra and bgpd, {@code maximum-paths 16}), through {@link BgpRouter}: the route,
+ * ECMP, withdrawals and restarts are checked in the router's kernel table, which both fill, and the path
+ * attributes in the router's own BGP table.
  * <pre>
- *   lb1 10.10.1.2 -- r1 10.10.1.1 [router: BIRD AS 65000] r2 10.10.2.1 -- lb2 10.10.2.2
+ *   lb1 10.10.1.2 -- r1 10.10.1.1 [router: BIRD or FRR, AS 65000] r2 10.10.2.1 -- lb2 10.10.2.2
  *                                           | 10.20.0.1
  *                                           | 10.20.0.2
  *                                 be: 10.1.0.1:8080, 10.1.0.2:8080 (python http.server)
  * </pre>
- * The steps build on each other, in order.
+ * The steps build on each other, in order, within one router's run.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(BgpRouter.Kind.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ControllerBgpTest
 {
@@ -46,16 +55,26 @@ class ControllerBgpTest
     private static final String VIP = "10.100.0.1";
     private static final long LIVENESS_TIMEOUT_MS = 1_000;
     private static final long DRAIN_TIME_MS = 3_000;
+    private static final String PREFIX = VIP + "/32";
+    /** The VIP's route attributes (vips[0].bgp) every node sends, as ExaBGP's API spells them. */
+    private static final String ATTRIBUTES = "med 5 community [ 65000:80 65000:443 ] large-community [ 65001:0:80 ]";
+    /** The extra copies of the local AS a node being drained softly prepends. */
+    private static final int DRAIN_PREPEND = 2;
 
     @TempDir
-    static Path directory;
+    static Path tempDirectory;
 
+    @Parameter
+    BgpRouter.Kind kind;
+
+    private static Path directory;
     private static NetNs net;
     private static Namespace router;
     private static Namespace backends;
-    private static BirdRouter bird;
+    private static BgpRouter bgpRouter;
     private static Node lb1;
     private static Node lb2;
+    private static String tag;
     private static final List<Process> backendServers = new ArrayList<>(List.of());
 
     @RegisterExtension
@@ -65,16 +84,20 @@ class ControllerBgpTest
         public void testFailed(final ExtensionContext context, final Throwable cause)
         {
             System.out.println("---- router: ip route\n" + router.exec("ip", "route"));
-            System.out.println("---- BIRD log\n" + bird.logText());
+            System.out.println("---- " + bgpRouter.kind() + " state\n" + bgpRouter.state());
+            System.out.println("---- " + bgpRouter.kind() + " log\n" + bgpRouter.logText());
             System.out.println(lb1.logs());
             System.out.println(lb2.logs());
         }
     };
 
-    @BeforeAll
-    static void startEverything() throws Exception
+    @BeforeParameterizedClassInvocation
+    static void startEverything(final BgpRouter.Kind routerKind) throws Exception
     {
-        net = NetNs.create("st");
+        // One directory, namespace prefix and node names per router: the runs share nothing.
+        directory = Files.createDirectories(tempDirectory.resolve(routerKind.name().toLowerCase()));
+        System.out.println("ControllerBgpTest against " + routerKind);
+        net = NetNs.create(routerKind == BgpRouter.Kind.BIRD ? "stb" : "stf");
         try
         {
             router = net.namespace("router");
@@ -98,16 +121,15 @@ class ControllerBgpTest
             backends.addAddress("lo", "10.1.0.1/32");
             backends.addAddress("lo", "10.1.0.2/32");
             backends.addRoute("default", "via", "10.20.0.1");
-            bird = BirdRouter.start(router, directory.resolve("bird"), "10.10.1.1", 65000, List.of(
+            bgpRouter = routerKind.start(router, directory.resolve("router"), "10.10.1.1", 65000, List.of(
                 new BirdRouter.Peer("lb1", "10.10.1.2", 65001), new BirdRouter.Peer("lb2", "10.10.2.2", 65001)));
             startBackend("10.1.0.1");
             startBackend("10.1.0.2");
 
-            final String tag = Node.uniqueName("st");
-            lb1 = new Node(tag + "-lb1", ns1, directory.resolve("lb1"), config(tag + "-lb1", 0, "10.10.1.2",
-                "10.10.1.1"));
+            tag = Node.uniqueName(routerKind == BgpRouter.Kind.BIRD ? "stb" : "stf");
+            lb1 = new Node(tag + "-lb1", ns1, directory.resolve("lb1"), lb1Config(0));
             lb2 = new Node(tag + "-lb2", ns2, directory.resolve("lb2"), config(tag + "-lb2", 1, "10.10.2.2",
-                "10.10.2.1"));
+                "10.10.2.1", 0));
             lb1.startForwarder();
             lb2.startForwarder();
             lb1.startController();
@@ -120,7 +142,7 @@ class ControllerBgpTest
         }
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stopEverything()
     {
         try
@@ -132,18 +154,32 @@ class ControllerBgpTest
                     node.stopProcesses();
                 }
             }
-            if (bird != null)
+            if (bgpRouter != null)
             {
-                bird.stop();
+                bgpRouter.stop();
             }
         }
         finally
         {
-            net.close(); // also kills what is left in the namespaces: ExaBGP, backends
+            if (net != null)
+            {
+                net.close(); // also kills what is left in the namespaces: ExaBGP, backends
+            }
+            backendServers.clear();
+            lb1 = null;
+            lb2 = null;
+            bgpRouter = null;
+            net = null;
         }
     }
 
-    private static String config(final String node, final int core, final String address, final String neighbor)
+    private static String lb1Config(final int asPathPrepend)
+    {
+        return config(tag + "-lb1", 0, "10.10.1.2", "10.10.1.1", asPathPrepend);
+    }
+
+    private static String config(
+        final String node, final int core, final String address, final String neighbor, final int asPathPrepend)
     {
         return """
             node: {name: %s, state_dir: %s}
@@ -163,6 +199,7 @@ class ControllerBgpTest
                 port: 80
                 protocol: tcp
                 backends: [{name: be1, address: 10.1.0.1}, {name: be2, address: 10.1.0.2}]
+                bgp: {med: 5, communities: ["65000:80", "65000:443"], large_communities: ["65001:0:80"]}
             controller:
               health_checks: {type: http, port: 8080, path: /, interval: 500ms, timeout: 400ms, rise: 1, fall: 1}
               forwarder_liveness_timeout: %dms
@@ -172,9 +209,10 @@ class ControllerBgpTest
                 peer_as: 65000
                 router_id: %s
                 local_address: %s
-                neighbors: [%s]
-            """.formatted(node, directory.resolve("state"), core, directory.resolve("shm"), address, VIP, LIVENESS_TIMEOUT_MS, DRAIN_TIME_MS,
-            address, address, neighbor);
+                as_path_prepend: %d
+                neighbors: [{address: %s, hold_time: 9s}]
+            """.formatted(node, directory.resolve("state"), core, directory.resolve("shm"), address, VIP,
+            LIVENESS_TIMEOUT_MS, DRAIN_TIME_MS, address, address, asPathPrepend, neighbor);
     }
 
     private static void startBackend(final String address)
@@ -207,9 +245,18 @@ class ControllerBgpTest
         return route.contains("nexthop via 10.10.1.2") && route.contains("nexthop via 10.10.2.2");
     }
 
+    // One next hop: "10.100.0.1 via A dev ..." from BIRD, "10.100.0.1 nhid N via A dev ..." from FRR's zebra,
+    // which installs routes through kernel next-hop objects.
     private static boolean viaOnly(final String route, final String address)
     {
-        return route.startsWith(VIP + " via " + address + " ");
+        return !route.contains("\n") && route.replaceFirst("^(\\S+) nhid \\d+ ", "$1 ")
+            .startsWith(VIP + " via " + address + " ");
+    }
+
+    private static BgpRouter.PathAttributes path(final String nextHop)
+    {
+        return Eventually.await(WAIT, () -> bgpRouter.path(PREFIX, nextHop), java.util.Optional::isPresent,
+            bgpRouter.kind() + "'s path to " + PREFIX + " via " + nextHop).orElseThrow();
     }
 
     @Test
@@ -218,8 +265,15 @@ class ControllerBgpTest
     {
         Eventually.await(WAIT, ControllerBgpTest::route, ControllerBgpTest::viaBoth,
             "a multipath route to the VIP through both nodes");
-        assertTrue(bird.protocols().get("lb1").established());
-        assertTrue(bird.protocols().get("lb2").established());
+        assertTrue(bgpRouter.established("10.10.1.2"));
+        assertTrue(bgpRouter.established("10.10.2.2"));
+        // The VIP's MED, communities and large communities, and the AS path without prepending, as the router got
+        // them from each node.
+        for (final String nextHop : List.of("10.10.1.2", "10.10.2.2"))
+        {
+            assertEquals(new BgpRouter.PathAttributes(nextHop, "65001", 5, List.of("65000:80", "65000:443"),
+                List.of("65001:0:80")), path(nextHop), kind + ": the path via " + nextHop);
+        }
 
         final String status = lb1.http("/status?format=json");
         assertTrue(status.contains("\"announced\":[\"10.100.0.1/32\"]"), status);
@@ -236,6 +290,10 @@ class ControllerBgpTest
         final Commands.Result text = lb2.tool("status");
         assertEquals(0, text.exitCode(), text.stderr());
         assertTrue(text.stdout().contains("VIP web 10.100.0.1:80/tcp: ANNOUNCED"), text.stdout());
+        assertTrue(text.stdout().contains("  session 10.10.2.1: ipv4 from 10.10.2.2, hold 9s keepalive 3s\n"),
+            "the session's options in sluice status: " + text.stdout());
+        assertTrue(text.stdout().contains("  route " + PREFIX + ": " + ATTRIBUTES + "\n"),
+            "the route's attributes in sluice status: " + text.stdout());
     }
 
     @Test
@@ -247,7 +305,7 @@ class ControllerBgpTest
         Eventually.await(Duration.ofMillis(LIVENESS_TIMEOUT_MS + 5_000), ControllerBgpTest::route,
             route -> viaOnly(route, "10.10.2.2"), "the route through lb1 withdrawn");
         final long withdrawnMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedNs);
-        System.out.println("forwarder killed -> router route withdrawn in " + withdrawnMs + " ms");
+        System.out.println("forwarder killed -> " + kind + " router route withdrawn in " + withdrawnMs + " ms");
         assertTrue(lb1.controller().isAlive(), "the controller stays up and watches for the forwarder's return");
 
         lb1.startForwarder();
@@ -343,6 +401,34 @@ class ControllerBgpTest
 
     @Test
     @Order(7)
+    void aSoftDrainByAsPathPrependMovesTheRouterToTheOtherNodeWithoutWithdrawing() throws Exception
+    {
+        // What docs/operations.md tells an operator: set as_path_prepend, restart the controller (SIGUSR2, start).
+        restartLb1Controller(DRAIN_PREPEND);
+        Eventually.await(WAIT, ControllerBgpTest::route, route -> viaOnly(route, "10.10.2.2"),
+            "the router preferring lb2's shorter AS path");
+        assertEquals("65001 65001 65001", path("10.10.1.2").asPath(), kind + " still has lb1's longer path");
+        assertTrue(bgpRouter.established("10.10.1.2"), "a soft drain keeps the session");
+        final String status = lb1.http("/status?format=json");
+        assertTrue(status.contains("\"announced\":[\"10.100.0.1/32\"]") &&
+            status.contains("as-path [ 65001 65001 65001 ]"), "still announced, with the prepended path: " + status);
+
+        restartLb1Controller(0);
+        Eventually.await(WAIT, ControllerBgpTest::route, ControllerBgpTest::viaBoth, "lb1 back in the ECMP set");
+        assertEquals("65001", path("10.10.1.2").asPath());
+    }
+
+    private static void restartLb1Controller(final int asPathPrepend) throws InterruptedException
+    {
+        final Process old = lb1.controller();
+        Commands.run(List.of("kill", "-USR2", Long.toString(old.pid()))).checked();
+        assertTrue(old.waitFor(30, TimeUnit.SECONDS), "the controller exits for the restart");
+        lb1.rewriteConfig(lb1Config(asPathPrepend));
+        lb1.startController();
+    }
+
+    @Test
+    @Order(8)
     void stoppingAControllerWithdrawsFirstThenWaitsTheDrainTime() throws Exception
     {
         final Process controller = lb2.controller();

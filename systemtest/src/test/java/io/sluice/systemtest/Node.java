@@ -96,6 +96,19 @@ final class Node
         return forwarder;
     }
 
+    /** Replaces the config file the next start reads (a restart with new options). */
+    void rewriteConfig(final String yaml)
+    {
+        try
+        {
+            Files.writeString(config, yaml);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
     Process startController()
     {
         controller = namespace.start(directory.resolve("controller-" + controllerStarts++ + ".log"),
