@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +61,8 @@ class ControllerBgpTest
     private static final String ATTRIBUTES = "med 5 community [ 65000:80 65000:443 ] large-community [ 65001:0:80 ]";
     /** The extra copies of the local AS a node being drained softly prepends. */
     private static final int DRAIN_PREPEND = 2;
+    /** lb1's TCP MD5 password (FRR's configuration takes one word). */
+    private static final String MD5_PASSWORD = "lb1-r1-secret";
 
     @TempDir
     static Path tempDirectory;
@@ -122,14 +125,19 @@ class ControllerBgpTest
             backends.addAddress("lo", "10.1.0.2/32");
             backends.addRoute("default", "via", "10.20.0.1");
             bgpRouter = routerKind.start(router, directory.resolve("router"), "10.10.1.1", 65000, List.of(
-                new BirdRouter.Peer("lb1", "10.10.1.2", 65001), new BirdRouter.Peer("lb2", "10.10.2.2", 65001)));
+                new BirdRouter.Peer("lb1", "10.10.1.2", 65001, MD5_PASSWORD),
+                new BirdRouter.Peer("lb2", "10.10.2.2", 65001)));
             startBackend("10.1.0.1");
             startBackend("10.1.0.2");
 
             tag = Node.uniqueName(routerKind == BgpRouter.Kind.BIRD ? "stb" : "stf");
+            // lb1's session is signed with TCP MD5, the password in a file only the controller's user can read.
+            final Path md5 = directory.resolve("lb1-r1.md5");
+            Files.writeString(md5, MD5_PASSWORD + "\n");
+            Files.setPosixFilePermissions(md5, PosixFilePermissions.fromString("rw-------"));
             lb1 = new Node(tag + "-lb1", ns1, directory.resolve("lb1"), lb1Config(0));
             lb2 = new Node(tag + "-lb2", ns2, directory.resolve("lb2"), config(tag + "-lb2", 1, "10.10.2.2",
-                "10.10.2.1", 0));
+                "10.10.2.1", "", 0));
             lb1.startForwarder();
             lb2.startForwarder();
             lb1.startController();
@@ -175,11 +183,13 @@ class ControllerBgpTest
 
     private static String lb1Config(final int asPathPrepend)
     {
-        return config(tag + "-lb1", 0, "10.10.1.2", "10.10.1.1", asPathPrepend);
+        return config(tag + "-lb1", 0, "10.10.1.2", "10.10.1.1",
+            ", md5_password_file: " + directory.resolve("lb1-r1.md5"), asPathPrepend);
     }
 
     private static String config(
-        final String node, final int core, final String address, final String neighbor, final int asPathPrepend)
+        final String node, final int core, final String address, final String neighbor, final String options,
+        final int asPathPrepend)
     {
         return """
             node: {name: %s, state_dir: %s}
@@ -210,9 +220,9 @@ class ControllerBgpTest
                 router_id: %s
                 local_address: %s
                 as_path_prepend: %d
-                neighbors: [{address: %s, hold_time: 9s}]
+                neighbors: [{address: %s, hold_time: 9s%s}]
             """.formatted(node, directory.resolve("state"), core, directory.resolve("shm"), address, VIP,
-            LIVENESS_TIMEOUT_MS, DRAIN_TIME_MS, address, address, asPathPrepend, neighbor);
+            LIVENESS_TIMEOUT_MS, DRAIN_TIME_MS, address, address, asPathPrepend, neighbor, options);
     }
 
     private static void startBackend(final String address)
@@ -286,6 +296,10 @@ class ControllerBgpTest
         assertTrue(metrics.contains("sluice_bgp_session_up{neighbor=\"10.10.1.1\"} 1"), metrics);
         assertTrue(metrics.contains("# TYPE sluice_worker_rx_packets_total counter"),
             "the forwarder's own counters are exported too:\n" + metrics);
+
+        assertTrue(status.contains("\"10.10.1.1\":\"ipv4 from 10.10.1.2, hold 9s keepalive 3s, md5 " +
+            directory.resolve("lb1-r1.md5") + "\""), "lb1's MD5-signed session (the router has the password too): " +
+            status);
 
         final Commands.Result text = lb2.tool("status");
         assertEquals(0, text.exitCode(), text.stderr());
