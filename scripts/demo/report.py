@@ -2,10 +2,11 @@
 """Turns the demo's raw measurements into outcomes: one subcommand per phase prints a few readable lines and
 writes the phase's result (JSON, with "ok") for the summary.
 
-  report.py traffic --client F --before P --after P --route TEXT --result F
+  report.py traffic --client F --before P --after P --route TEXT --result F [--family 6]
   report.py backend-failure --backend B --event T --deadline-s S --stream F --hold F --down F --result F
   report.py drain --backend B --event T --stream F --hold F --result F
   report.py forwarder-failure --hold F --before F --after F --killed NAME --withdrawn-s S --back-s S --result F
+                              [--family 6]
   report.py backend-added --added B --backends N --before F --after F --hold F --result F
   report.py controller-restart --hold F --routes F --before P --after P --node NAME --status F --log F
                                --back-s S --routing R --result F
@@ -15,6 +16,7 @@ writes the phase's result (JSON, with "ok") for the summary.
   report.py leftovers --summary F
 
 P is a snapshot prefix: P.lb1.json, P.lb2.json (sluice stats --json) and P.sniff.json (sniff.py).
+--family 6 reads the sniffer's IPv6 view (its "v6" object: the IPv6 VIP's packets, flows and SYNs).
 """
 import argparse
 import glob
@@ -68,6 +70,11 @@ def port_sum(stats, key):
     return sum(p.get(key, 0) or 0 for p in stats.get("ports", []))
 
 
+def family_view(sniff, family):
+    """The sniffer's counters and flows of one address family: its top level for IPv4, its "v6" object for IPv6."""
+    return (sniff.get("v6") or {}) if family == "6" else sniff
+
+
 def sniff_delta(before, after, key):
     return (after.get("counters") or {}).get(key, 0) - (before.get("counters") or {}).get(key, 0)
 
@@ -110,6 +117,8 @@ def hold_line(hold, stall=True, note=""):
 def cmd_traffic(args):
     client = load(args.client)
     before, after = snapshot(args.before), snapshot(args.after)
+    for snap in (before, after):
+        snap["sniff"] = family_view(snap["sniff"], args.family)
     syn_via = (after["sniff"].get("syn_via") or {})
     per_forwarder = {lb: 0 for lb in FORWARDERS}
     unattributed = 0
@@ -290,7 +299,7 @@ def cmd_drain(args):
 
 def cmd_forwarder_failure(args):
     hold = load(args.hold)
-    before, after = load(args.before), load(args.after)
+    before, after = family_view(load(args.before), args.family), family_view(load(args.after), args.family)
     details = hold.get("details", [])
     flows_before = before.get("flows") or {}
     flows_after = after.get("flows") or {}
@@ -773,6 +782,7 @@ DRILLS = [
     ("02-backend-failure", "backend_failure", "1. backend failure"),
     ("03-drain", "drain", "2. drain"),
     ("04-forwarder-failure", "forwarder_failure", "3. forwarder failure"),
+    ("04-forwarder-failure-v6", "forwarder_failure_v6", "3. forwarder failure, IPv6"),
     ("05-backend-added", "backend_added", "4. backend added"),
     ("06-controller-restart", "controller_restart", "5. controller restart"),
     ("07-bad-input", "bad_input", "bad input on the wire"),
@@ -803,6 +813,7 @@ def cmd_summary(args):
         "drills": {},
     }
     all_ok = bool(setup.get("ok")) and bool(traffic.get("ok"))
+    all_ok = summarize_ipv6(args.results, summary) and all_ok
     print("  routing: %s; %s" % (summary["routing"], summary["route"]))
     print("  traffic: %d requests, %d failed; backends %s; forwarders %s; replies through a forwarder: %s  [%s]" % (
         summary["requests"], summary["failed_requests"], json.dumps(summary["per_backend"]),
@@ -834,9 +845,31 @@ def cmd_summary(args):
     write(summary, args.json_out)
 
 
+def summarize_ipv6(results, summary):
+    """The IPv6 set-up and traffic (01-traffic-v6.json) into the summary; true when both met their targets."""
+    setup = load(os.path.join(results, "00-setup-v6.json"))
+    traffic = load(os.path.join(results, "01-traffic-v6.json"))
+    summary["ipv6_route"] = " ".join((setup.get("route") or "").split())
+    summary["ipv6_requests"] = traffic.get("requests", 0)
+    summary["ipv6_failed_requests"] = traffic.get("failed_requests", 0)
+    summary["ipv6_per_backend"] = traffic.get("per_backend", {})
+    summary["ipv6_per_forwarder"] = traffic.get("per_forwarder", {})
+    summary["ipv6_dsr_replies_through_forwarder"] = traffic.get("dsr_replies_through_forwarder")
+    summary["ipv6_dsr"] = traffic.get("dsr", {})
+    summary["ipv6_traffic_ok"] = bool(traffic.get("ok"))
+    print("  IPv6: %s" % summary["ipv6_route"])
+    print("  IPv6 traffic: %d requests, %d failed; backends %s; forwarders %s; replies through a forwarder: %s  "
+          "[%s]" % (summary["ipv6_requests"], summary["ipv6_failed_requests"], json.dumps(summary["ipv6_per_backend"]),
+                    json.dumps(summary["ipv6_per_forwarder"]), summary["ipv6_dsr_replies_through_forwarder"],
+                    "PASS" if traffic.get("ok") else "MISS"))
+    return bool(setup.get("ok")) and bool(traffic.get("ok"))
+
+
 def brief(key, r):
     if r.get("skipped"):
         return "  (%s)" % r["skipped"]
+    if key == "forwarder_failure_v6":
+        key = "forwarder_failure"
     if key == "capture":
         return "  %s frames (%s rx, %s tx, %s capture drops) for %s forwarded; ping %s/%s answered" % (
             r.get("written"), r.get("rx"), r.get("tx"), r.get("dropped"), r.get("lb1_vip_packets_forwarded"),
@@ -933,6 +966,8 @@ def main():
             p.add_argument(option, type=kind, required=option != "--route")
         if name == "traffic":
             p.add_argument("--route", default="")
+        if name in ("traffic", "forwarder-failure"):
+            p.add_argument("--family", choices=("4", "6"), default="4")
         return p
 
     add("traffic", "--client", "--before", "--after", "--result")
