@@ -782,7 +782,7 @@ DRILLS = [
     ("02-backend-failure", "backend_failure", "1. backend failure"),
     ("03-drain", "drain", "2. drain"),
     ("04-forwarder-failure", "forwarder_failure", "3. forwarder failure"),
-    ("04-forwarder-failure-v6", "forwarder_failure_v6", "3. forwarder failure, IPv6"),
+    ("04-forwarder-failure-v6", "forwarder_failure_v6", "3. forwarder failure v6"),
     ("05-backend-added", "backend_added", "4. backend added"),
     ("06-controller-restart", "controller_restart", "5. controller restart"),
     ("07-bad-input", "bad_input", "bad input on the wire"),
@@ -813,12 +813,12 @@ def cmd_summary(args):
         "drills": {},
     }
     all_ok = bool(setup.get("ok")) and bool(traffic.get("ok"))
-    all_ok = summarize_ipv6(args.results, summary) and all_ok
     print("  routing: %s; %s" % (summary["routing"], summary["route"]))
     print("  traffic: %d requests, %d failed; backends %s; forwarders %s; replies through a forwarder: %s  [%s]" % (
         summary["requests"], summary["failed_requests"], json.dumps(summary["per_backend"]),
         json.dumps(summary["per_forwarder"]), summary["dsr_replies_through_forwarder"],
         "PASS" if traffic.get("ok") else "MISS"))
+    all_ok = summarize_ipv6(args.results, summary) and all_ok
     for file_name, key, title in DRILLS:
         result = load(os.path.join(args.results, file_name + ".json"), default=None)
         if not result:
