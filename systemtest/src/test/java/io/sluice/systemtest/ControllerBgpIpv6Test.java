@@ -75,7 +75,7 @@ class ControllerBgpIpv6Test
     @BeforeAll
     static void startEverything()
     {
-        net = NetNs.create("s6");
+        net = NetNs.create("six");
         try
         {
             router = net.namespace("router");
@@ -115,7 +115,7 @@ class ControllerBgpIpv6Test
             startBackend("10.1.0.1");
             BACKENDS6.forEach(ControllerBgpIpv6Test::startBackend6);
 
-            final String tag = Node.uniqueName("s6");
+            final String tag = Node.uniqueName("six");
             lb1 = new Node(tag + "-lb1", ns1, directory.resolve("lb1"), config(tag + "-lb1", 0, 1));
             lb2 = new Node(tag + "-lb2", ns2, directory.resolve("lb2"), config(tag + "-lb2", 1, 2));
             lb1.startForwarder();
@@ -149,7 +149,10 @@ class ControllerBgpIpv6Test
         }
         finally
         {
-            net.close(); // also kills what is left in the namespaces: ExaBGP, backends
+            if (net != null)
+            {
+                net.close(); // also kills what is left in the namespaces: ExaBGP, backends
+            }
         }
     }
 
