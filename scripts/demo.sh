@@ -395,16 +395,30 @@ phase_traffic() {
     check_result 01-traffic
 }
 
+# decap_snapshot FILE: each backend's sluice_gredecap counters, one line "NAME key=value ...". The stats files are
+# rewritten every second: wait that long after traffic before the snapshot.
+decap_snapshot() {
+    local be
+    for be in "${BE_NAMES[@]}"; do
+        echo "$be $(cat "$WORK/decap-$be.stats" 2>/dev/null)"
+    done >"$1"
+}
+
 # The traffic step again for the IPv6 VIP: GRE over IPv6 to the backends' IPv6 addresses, DSR replies.
 phase_traffic_v6() {
     PHASE="traffic IPv6"
     section "Traffic IPv6: 600 HTTP requests from $NS_CLIENT to [$VIP6]:$VIP_PORT, each on a new connection"
     kill -USR2 "${PIDS[sniff]}"
+    sleep 1.2
+    decap_snapshot "$SNAP/traffic6-before.decap"
     snapshot traffic6-before
     client requests --vip "$VIP6" --count 600 --concurrency 6 --out "$WORK/traffic6.json" --max-seconds 120
     snapshot traffic6-after
+    sleep 1.2
+    decap_snapshot "$SNAP/traffic6-after.decap"
     report traffic --family 6 --client "$WORK/traffic6.json" --before "$SNAP/traffic6-before" \
         --after "$SNAP/traffic6-after" --route "$(ip -6 -n "$NS_ROUTER" route show "$VIP6/128")" \
+        --decap-before "$SNAP/traffic6-before.decap" --decap-after "$SNAP/traffic6-after.decap" \
         --result "$RESULTS/01-traffic-v6.json"
     check_result 01-traffic-v6
 }

@@ -114,6 +114,10 @@ check "forwarders' TX grew by exactly the client->VIP packets, all GRE over IPv6
      ([.ipv6_dsr.gre_packets_from_forwarders[]] | add) == .ipv6_dsr.client_to_vip_packets'
 check "every IPv6 reply came straight from a backend" \
     '([.ipv6_dsr.replies_from_backends[]] | add) == .ipv6_dsr.vip_to_client_packets and .ipv6_dsr.vip_to_client_packets > 0'
+value "GRE over IPv6 decapsulated per backend (sluice_gredecap)" '.ipv6_dsr.decapsulated_by_backends'
+check "the backends' sluice_gredecap decapsulated every GRE-over-IPv6 packet the router sent them" \
+    '([.ipv6_dsr.gre_packets_to_backends[]] | add) > 0 and
+     ([.ipv6_dsr.decapsulated_by_backends[].decapsulated] | add) == ([.ipv6_dsr.gre_packets_to_backends[]] | add)'
 check "IPv6 traffic outcome ok" '.ipv6_traffic_ok == true'
 value "IPv6 connections per forwarder before the kill" '.drills.forwarder_failure_v6.per_forwarder_before'
 check "drill 3 IPv6: dozens of long-lived IPv6 connections over both forwarders" \

@@ -3,6 +3,7 @@
 writes the phase's result (JSON, with "ok") for the summary.
 
   report.py traffic --client F --before P --after P --route TEXT --result F [--family 6]
+                    [--decap-before F --decap-after F]
   report.py backend-failure --backend B --event T --deadline-s S --stream F --hold F --down F --result F
   report.py drain --backend B --event T --stream F --hold F --result F
   report.py forwarder-failure --hold F --before F --after F --killed NAME --withdrawn-s S --back-s S --result F
@@ -17,6 +18,7 @@ writes the phase's result (JSON, with "ok") for the summary.
 
 P is a snapshot prefix: P.lb1.json, P.lb2.json (sluice stats --json) and P.sniff.json (sniff.py).
 --family 6 reads the sniffer's IPv6 view (its "v6" object: the IPv6 VIP's packets, flows and SYNs).
+--decap-before/--decap-after: the backends' sluice_gredecap counters, one line "NAME key=value ..." per backend.
 """
 import argparse
 import glob
@@ -68,6 +70,29 @@ def vip_packets(stats, name):
 
 def port_sum(stats, key):
     return sum(p.get(key, 0) or 0 for p in stats.get("ports", []))
+
+
+def decap_counters(path):
+    """Backend name -> its sluice_gredecap counters, from a file of lines "NAME key=value ..."."""
+    counters = {}
+    try:
+        with open(path) as f:
+            for row in f:
+                words = row.split()
+                if words:
+                    counters[words[0]] = {k: int(v) for k, _, v in (w.partition("=") for w in words[1:]) if v.isdigit()}
+    except OSError:
+        pass
+    return counters
+
+
+def decap_delta(args, family):
+    """Per backend: GRE packets of the family its decapsulator read and inner packets it wrote to its TUN."""
+    before, after = decap_counters(args.decap_before), decap_counters(args.decap_after)
+    outer, inner = ("rx_outer_ipv6", "decap_inner_ipv6") if family == "6" else ("rx_outer_ipv4", "decap_inner_ipv4")
+    return {be: {"gre_read": c.get(outer, 0) - before.get(be, {}).get(outer, 0),
+                 "decapsulated": c.get(inner, 0) - before.get(be, {}).get(inner, 0)}
+            for be, c in sorted(after.items())}
 
 
 def family_view(sniff, family):
@@ -140,6 +165,8 @@ def cmd_traffic(args):
                     for k in (s_after.get("counters") or {}) if k.startswith("replies_from_be.")}
     through_forwarder = sniff_delta(s_before, s_after, "vip_source_on_fwd_links")
     per_backend = client.get("per_backend", {})
+    gre_to = {k.split(".", 1)[1]: sniff_delta(s_before, s_after, k)
+              for k in (s_after.get("counters") or {}) if k.startswith("gre_to_be.")}
     result = {
         "requests": client.get("requests", 0),
         "failed_requests": client.get("failed", 0),
@@ -167,6 +194,14 @@ def cmd_traffic(args):
     replies_direct = through_forwarder == 0 and sum(replies_from.values()) == vip_to_client > 0
     result["ok"] = (result["failed_requests"] == 0 and result["requests"] > 0 and spread and both and
                     tx_only_requests and replies_direct)
+    if args.decap_before and args.decap_after:
+        # The backends' own side: every GRE packet the router sent to a backend was read and decapsulated there.
+        decap = decap_delta(args, args.family)
+        result["dsr"]["gre_packets_to_backends"] = gre_to
+        result["dsr"]["decapsulated_by_backends"] = decap
+        decapsulated = sum(d["decapsulated"] for d in decap.values())
+        result["ok"] = result["ok"] and decapsulated == sum(gre_to.values()) > 0 and all(
+            d["decapsulated"] == d["gre_read"] for d in decap.values())
     line("router: " + " | ".join(x.strip() for x in args.route.splitlines()))
     line("requests %d, failed %d" % (result["requests"], result["failed_requests"]))
     line("per backend:   " + "  ".join("%s %d" % kv for kv in sorted(per_backend.items())))
@@ -180,6 +215,11 @@ def cmd_traffic(args):
     line("DSR: replies VIP->client %d, all arriving straight from the backends (%s); replies on a forwarder's "
          "link: %d" % (vip_to_client, ", ".join("%s %d" % kv for kv in sorted(replies_from.items())),
                        through_forwarder))
+    if "decapsulated_by_backends" in result["dsr"]:
+        line("GRE to the backends %d (%s); decapsulated by their sluice_gredecap %d (%s)" % (
+            sum(gre_to.values()), ", ".join("%s %d" % kv for kv in sorted(gre_to.items())),
+            sum(d["decapsulated"] for d in result["dsr"]["decapsulated_by_backends"].values()),
+            ", ".join("%s %d" % (k, d["decapsulated"]) for k, d in result["dsr"]["decapsulated_by_backends"].items())))
     verdict(result["ok"], "no failed request, every backend and both forwarders used, forwarders sent only the "
             "client's packets, no reply passed a forwarder")
     write(result, args.result)
@@ -968,6 +1008,9 @@ def main():
             p.add_argument("--route", default="")
         if name in ("traffic", "forwarder-failure"):
             p.add_argument("--family", choices=("4", "6"), default="4")
+        if name == "traffic":
+            p.add_argument("--decap-before", default="")
+            p.add_argument("--decap-after", default="")
         return p
 
     add("traffic", "--client", "--before", "--after", "--result")
