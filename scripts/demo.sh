@@ -9,6 +9,7 @@
 #   --keep-going  run every drill even after one missed its target (default: stop at the first miss)
 # Exit status: 0 when every drill met its target, 1 otherwise, 2 for bad arguments or a missing prerequisite.
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
+# The topology is dual stack: the traffic step and drill 3 also run against the IPv6 VIP (GRE over IPv6, DSR).
 # SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic capture bad
 # drill1..5 metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart);
 # SLUICE_DEMO_PLOT=FILE.png keeps the metrics step's plot of the dashboard's series.
@@ -150,7 +151,7 @@ all_backends_eligible() {
     status_json "$lb" | jq -e --argjson names "$(printf '%s\n' "$@" | jq -R . | jq -s .)" \
         '.forwarder.alive and .forwarder.synchronized and
          ([.vips[].backends[] | select(.name as $n | $names | index($n)) | .eligible] | all) and
-         ([.vips[].backends[]] | length) == 2 * ($names | length)' >/dev/null
+         ([.vips[].backends[]] | length) == (.vips | length) * ($names | length)' >/dev/null
 }
 
 bgp_configured() { status_json "$1" | jq -e '.bgp.configured and (.bgp.state | test("not configured") | not)' >/dev/null; }
@@ -160,6 +161,10 @@ bgp_established() { birdc -s "$WORK/bird.ctl" show protocols "$1" 2>/dev/null | 
 # Next hops of the router's route to the VIP: one line per forwarder address.
 route_nexthops() { ip -n "$NS_ROUTER" route show "$VIP/32" 2>/dev/null | grep -o 'via [0-9.]*' | awk '{print $2}' | sort; }
 route_has() { [[ $(route_nexthops | wc -l) -eq $1 ]]; }
+
+# The same for the IPv6 VIP's route.
+route6_nexthops() { ip -6 -n "$NS_ROUTER" route show "$VIP6/128" 2>/dev/null | grep -o 'via [0-9a-f:]*' | awk '{print $2}' | sort; }
+route6_has() { [[ $(route6_nexthops | wc -l) -eq $1 ]]; }
 
 forwarder_running() { grep -q " running (" "$WORK/fwd-$1.log"; }
 
@@ -250,7 +255,7 @@ start_backend() {
     ns=$(ns_of "$be")
     start "http-$be" "$ns" "$PY" "$DEMO/backend.py" --name "$be" --port "$VIP_PORT" --flag "$WORK/$be.fail" \
         --ready "$WORK/$be.ready" --max-seconds 1800
-    start "decap-$be" "$ns" "$GREDECAP" --tun gre-decap0 --bind "$(be_ip "$be")" --no-ipv6 \
+    start "decap-$be" "$ns" "$GREDECAP" --tun gre-decap0 --bind "$(be_ip "$be")" --bind "$(be_ip6 "$be")" \
         --stats "$WORK/decap-$be.stats"
 }
 
@@ -277,7 +282,7 @@ bring_up() {
     for be in "${BE_NAMES[@]}"; do
         start_backend "$be"
     done
-    start sniff "$NS_ROUTER" "$PY" "$DEMO/sniff.py" --vip "$VIP" --client-if "$ROUTER_CLIENT_IF" \
+    start sniff "$NS_ROUTER" "$PY" "$DEMO/sniff.py" --vip "$VIP" --vip6 "$VIP6" --client-if "$ROUTER_CLIENT_IF" \
         $(for lb in "${LB_NAMES[@]}"; do echo "--lb-if $(router_lb_if "$lb")=$lb"; done) \
         $(for be in "${BE_NAMES[@]}"; do echo "--be-if $(router_be_if "$be")=$be"; done) \
         --out "$WORK/sniff.json" --max-seconds 1800
@@ -325,6 +330,31 @@ bring_up() {
         >"$RESULTS/00-setup.json"
 }
 
+# The IPv6 half of the set-up (after bring_up): backends answer over IPv6, each node's IPv6 session is up and
+# the router's IPv6 route to the IPv6 VIP has both forwarders as next hops.
+backend_answers6() { ip netns exec "$NS_ROUTER" curl -sf --max-time 1 "http://[$(be_ip6 "$1")]:$VIP_PORT/healthz"; }
+
+bring_up_v6() {
+    local lb be
+    PHASE="set-up IPv6"
+    for be in "${BE_NAMES[@]}"; do
+        wait_for 15 "backend $be's HTTP server over IPv6" backend_answers6 "$be"
+    done
+    if [[ $ROUTING == bgp ]]; then
+        for lb in "${LB_NAMES[@]}"; do
+            wait_for 60 "IPv6 BGP session router-$lb established" bgp_established "${lb}_v6"
+        done
+        say "BGP: BIRD established with lb1 and lb2 over IPv6 too (one session per family)"
+    else
+        ip -6 -n "$NS_ROUTER" route add "$VIP6/128" $(for lb in "${LB_NAMES[@]}"; do
+            echo "nexthop via $(lb_ip6 "$lb") dev $(router_lb_if "$lb")"; done)
+    fi
+    wait_for 60 "the router's IPv6 multipath route to $VIP6 via both forwarders" route6_has 2
+    say "router: $VIP6 via $(route6_nexthops | tr '\n' ' ')(IPv6 ECMP, hash policy L4)"
+    jq -n --arg route "$(ip -6 -n "$NS_ROUTER" route show "$VIP6/128")" '{ok: true, route: $route}' \
+        >"$RESULTS/00-setup-v6.json"
+}
+
 # --- phases ------------------------------------------------------------------------------------------------------
 
 client() { ip netns exec "$NS_CLIENT" "$PY" "$DEMO/client.py" "$@"; }
@@ -363,6 +393,34 @@ phase_traffic() {
     report traffic --client "$WORK/traffic.json" --before "$SNAP/traffic-before" --after "$SNAP/traffic-after" \
         --route "$(ip -n "$NS_ROUTER" route show "$VIP/32")" --result "$RESULTS/01-traffic.json"
     check_result 01-traffic
+}
+
+# decap_snapshot FILE: each backend's sluice_gredecap counters, one line "NAME key=value ...". The stats files are
+# rewritten every second: wait that long after traffic before the snapshot.
+decap_snapshot() {
+    local be
+    for be in "${BE_NAMES[@]}"; do
+        echo "$be $(cat "$WORK/decap-$be.stats" 2>/dev/null)"
+    done >"$1"
+}
+
+# The traffic step again for the IPv6 VIP: GRE over IPv6 to the backends' IPv6 addresses, DSR replies.
+phase_traffic_v6() {
+    PHASE="traffic IPv6"
+    section "Traffic IPv6: 600 HTTP requests from $NS_CLIENT to [$VIP6]:$VIP_PORT, each on a new connection"
+    kill -USR2 "${PIDS[sniff]}"
+    sleep 1.2
+    decap_snapshot "$SNAP/traffic6-before.decap"
+    snapshot traffic6-before
+    client requests --vip "$VIP6" --count 600 --concurrency 6 --out "$WORK/traffic6.json" --max-seconds 120
+    snapshot traffic6-after
+    sleep 1.2
+    decap_snapshot "$SNAP/traffic6-after.decap"
+    report traffic --family 6 --client "$WORK/traffic6.json" --before "$SNAP/traffic6-before" \
+        --after "$SNAP/traffic6-after" --route "$(ip -6 -n "$NS_ROUTER" route show "$VIP6/128")" \
+        --decap-before "$SNAP/traffic6-before.decap" --decap-after "$SNAP/traffic6-after.decap" \
+        --result "$RESULTS/01-traffic-v6.json"
+    check_result 01-traffic-v6
 }
 
 # Malformed frames from the router into both forwarders, in the background during drills 1 and 2.
@@ -482,6 +540,42 @@ drill_forwarder_failure() {
         --after "$SNAP/drill3-after.sniff.json" --killed lb1 --withdrawn-s "$(awk -v a="$t_withdrawn" -v b="$t0" 'BEGIN { print a - b }')" \
         --back-s "$(awk -v a="$t_back" -v b="$t_restart" 'BEGIN { print a - b }')" --result "$RESULTS/04-forwarder-failure.json"
     check_result 04-forwarder-failure
+}
+
+# Drill 3 again for the IPv6 VIP: lb1's forwarder killed under long-lived IPv6 connections; the controller
+# withdraws the IPv6 route too, the router moves lb1's flows to lb2, every connection keeps its backend.
+drill_forwarder_failure_v6() {
+    PHASE="drill 3 IPv6"
+    section "Drill 3, IPv6: forwarder lb1 killed (SIGKILL) under 48 long-lived connections to [$VIP6]:$VIP_PORT"
+    if skip_without_bgp 04-forwarder-failure-v6 "no BGP: nothing would withdraw the IPv6 VIP"; then return; fi
+    kill -USR2 "${PIDS[sniff]}"
+    hold_start hold3v6 --connections 48 --vip "$VIP6"
+    sleep 1.5
+    sniff_dump "$SNAP/drill3v6-before.sniff.json"
+    local t0 t_withdrawn t_restart t_back
+    t0=$(now)
+    stop fwd-lb1 KILL 5
+    say "lb1's forwarder killed"
+    wait_for 30 "the router to drop lb1 from the IPv6 VIP's route" route6_has 1
+    t_withdrawn=$(now)
+    say "router: $VIP6 via $(route6_nexthops | tr '\n' ' ')$(since "$t0") s after the kill"
+    sleep 4
+    t_restart=$(now)
+    start_forwarder lb1
+    wait_for 90 "forwarder lb1 to run again" forwarder_running lb1
+    wait_for 60 "lb1 to announce the IPv6 VIP again" route6_has 2
+    t_back=$(now)
+    wait_for 60 "lb1 to announce the IPv4 VIP again" route_has 2
+    say "forwarder lb1 restarted; IPv6 route back to two next hops $(since "$t_restart") s after the restart"
+    sleep 4
+    client_stop hold3v6
+    sniff_dump "$SNAP/drill3v6-after.sniff.json"
+    report forwarder-failure --family 6 --hold "$WORK/hold3v6.json" --before "$SNAP/drill3v6-before.sniff.json" \
+        --after "$SNAP/drill3v6-after.sniff.json" --killed lb1 \
+        --withdrawn-s "$(awk -v a="$t_withdrawn" -v b="$t0" 'BEGIN { print a - b }')" \
+        --back-s "$(awk -v a="$t_back" -v b="$t_restart" 'BEGIN { print a - b }')" \
+        --result "$RESULTS/04-forwarder-failure-v6.json"
+    check_result 04-forwarder-failure-v6
 }
 
 drill_backend_added() {
@@ -965,13 +1059,16 @@ pause() {
 }
 
 bring_up
+bring_up_v6
 step traffic phase_traffic
+step traffic phase_traffic_v6
 step capture demo_capture
 step bad bad_input_start
 step drill1 drill_backend_failure
 step drill2 drill_drain
 step bad bad_input_finish
 step drill3 drill_forwarder_failure
+step drill3 drill_forwarder_failure_v6
 step drill4 drill_backend_added
 step drill5 drill_controller_restart
 step metrics phase_metrics

@@ -97,6 +97,38 @@ check "every connection kept its backend" '.drills.forwarder_failure.changed_bac
 value "route withdrawn after (s)" '.drills.forwarder_failure.route_withdrawn_after_s'
 check "drill outcome ok" '.drills.forwarder_failure.ok == true'
 
+echo "IPv6: the dual-stack topology, traffic to the IPv6 VIP and drill 3 over IPv6"
+check "the router's IPv6 route to the IPv6 VIP has two next hops (one IPv6 session per node)" \
+    '(.ipv6_route | [scan("nexthop via fd00:10:")] | length) == 2'
+check "IPv6 requests were made" '.ipv6_requests >= 100'
+check "ipv6_failed_requests == 0" '.ipv6_failed_requests == 0'
+value "IPv6 per backend" '.ipv6_per_backend'
+check "IPv6 requests spread over all three backends" '[.ipv6_per_backend["be1", "be2", "be3"] // 0 | . > 0] | all'
+value "IPv6 per forwarder" '.ipv6_per_forwarder'
+check "IPv6 requests spread over both forwarders, each one attributed" \
+    '([.ipv6_per_forwarder["lb1", "lb2"] // 0 | . > 0] | all) and ([.ipv6_per_forwarder[]] | add) == .ipv6_requests - .ipv6_failed_requests'
+check "ipv6_dsr_replies_through_forwarder == 0" '.ipv6_dsr_replies_through_forwarder == 0'
+value "IPv6 DSR packets" '.ipv6_dsr | {client_to_vip_packets, forwarder_tx_total, gre_packets_from_forwarders, vip_to_client_packets}'
+check "forwarders' TX grew by exactly the client->VIP packets, all GRE over IPv6" \
+    '.ipv6_dsr.forwarder_tx_total == .ipv6_dsr.client_to_vip_packets and .ipv6_dsr.client_to_vip_packets > 0 and
+     ([.ipv6_dsr.gre_packets_from_forwarders[]] | add) == .ipv6_dsr.client_to_vip_packets'
+check "every IPv6 reply came straight from a backend" \
+    '([.ipv6_dsr.replies_from_backends[]] | add) == .ipv6_dsr.vip_to_client_packets and .ipv6_dsr.vip_to_client_packets > 0'
+value "GRE over IPv6 decapsulated per backend (sluice_gredecap)" '.ipv6_dsr.decapsulated_by_backends'
+check "the backends' sluice_gredecap decapsulated every GRE-over-IPv6 packet the router sent them" \
+    '([.ipv6_dsr.gre_packets_to_backends[]] | add) > 0 and
+     ([.ipv6_dsr.decapsulated_by_backends[].decapsulated] | add) == ([.ipv6_dsr.gre_packets_to_backends[]] | add)'
+check "IPv6 traffic outcome ok" '.ipv6_traffic_ok == true'
+value "IPv6 connections per forwarder before the kill" '.drills.forwarder_failure_v6.per_forwarder_before'
+check "drill 3 IPv6: dozens of long-lived IPv6 connections over both forwarders" \
+    '.drills.forwarder_failure_v6.connections >= 24 and ([.drills.forwarder_failure_v6.per_forwarder_before["lb1", "lb2"] // 0 | . > 0] | all)'
+check "drill 3 IPv6: the killed forwarder's connections moved to the other one" \
+    '.drills.forwarder_failure_v6.moved_to_other_forwarder == .drills.forwarder_failure_v6.per_forwarder_before.lb1'
+check "drill 3 IPv6: no connection broken, every one kept its backend" \
+    '.drills.forwarder_failure_v6.broken_connections == 0 and .drills.forwarder_failure_v6.changed_backend == 0'
+value "IPv6 route withdrawn after (s)" '.drills.forwarder_failure_v6.route_withdrawn_after_s'
+check "drill 3 IPv6: outcome ok" '.drills.forwarder_failure_v6.ok == true'
+
 echo "drill 4: backend added"
 value "moved fraction (expected 1/4)" '.drills.backend_added.moved_fraction'
 check "about 1/N of new-flow hashes moved" '(.drills.backend_added.moved_fraction - 0.25 | fabs) <= 0.1'

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Demo backend: an HTTP/1.1 keep-alive server that answers every request with its own name.
 
+Listens on IPv6 and IPv4 at once (one dual-stack socket on ::): the VIP, its IPv6 twin and the health checks.
+
 GET /healthz answers 200, or 503 while the flag file exists (the backend-failure drill creates it). Every other
 path answers "<name>\n" with the header X-Backend. Runs until SIGTERM/SIGINT or --max-seconds, whichever first.
 
@@ -49,15 +51,20 @@ def main():
             pass
 
     class Server(ThreadingHTTPServer):
+        address_family = socket.AF_INET6
         daemon_threads = True
         allow_reuse_address = True
         request_queue_size = 256
+
+        def server_bind(self):
+            self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            super().server_bind()
 
         def handle_error(self, request, client_address):
             # Clients of the drills close with RST on purpose, and moved flows get reset: not worth a traceback.
             pass
 
-    server = Server(("0.0.0.0", args.port), Handler)
+    server = Server(("::", args.port), Handler)
     server.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -10,6 +10,7 @@
   client.py probe --vip V --ports A-B [--concurrency C] --out FILE
       one request from each source port A..B (same 5-tuples every run: for measuring Maglev remapping)
 
+V is an IPv4 or an IPv6 address (the VIP or its IPv6 twin).
 Output: one JSON object. Bounded: every loop ends by count, stop file or --max-seconds.
 """
 import argparse
@@ -34,7 +35,7 @@ class HttpError(Exception):
 def http_get(sock, vip, close):
     """Sends GET / on an open socket and returns the body's first line (the backend's name)."""
     request = "GET / HTTP/1.1\r\nHost: %s\r\nUser-Agent: sluice-demo\r\n%s\r\n" % (
-        vip, "Connection: close\r\n" if close else "")
+        "[%s]" % vip if ":" in vip else vip, "Connection: close\r\n" if close else "")
     sock.sendall(request.encode())
     data = b""
     while b"\r\n\r\n" not in data:
@@ -65,10 +66,11 @@ def http_get(sock, vip, close):
 
 
 def connect(vip, port, source_port=0):
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    ipv6 = ":" in vip
+    sock = socket.socket(socket.AF_INET6 if ipv6 else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if source_port:
-        sock.bind(("0.0.0.0", source_port))
+        sock.bind(("::" if ipv6 else "0.0.0.0", source_port))
     sock.settimeout(CONNECT_TIMEOUT_S)
     sock.connect((vip, port))
     sock.settimeout(REQUEST_TIMEOUT_S)

@@ -2,10 +2,12 @@
 """Turns the demo's raw measurements into outcomes: one subcommand per phase prints a few readable lines and
 writes the phase's result (JSON, with "ok") for the summary.
 
-  report.py traffic --client F --before P --after P --route TEXT --result F
+  report.py traffic --client F --before P --after P --route TEXT --result F [--family 6]
+                    [--decap-before F --decap-after F]
   report.py backend-failure --backend B --event T --deadline-s S --stream F --hold F --down F --result F
   report.py drain --backend B --event T --stream F --hold F --result F
   report.py forwarder-failure --hold F --before F --after F --killed NAME --withdrawn-s S --back-s S --result F
+                              [--family 6]
   report.py backend-added --added B --backends N --before F --after F --hold F --result F
   report.py controller-restart --hold F --routes F --before P --after P --node NAME --status F --log F
                                --back-s S --routing R --result F
@@ -15,6 +17,8 @@ writes the phase's result (JSON, with "ok") for the summary.
   report.py leftovers --summary F
 
 P is a snapshot prefix: P.lb1.json, P.lb2.json (sluice stats --json) and P.sniff.json (sniff.py).
+--family 6 reads the sniffer's IPv6 view (its "v6" object: the IPv6 VIP's packets, flows and SYNs).
+--decap-before/--decap-after: the backends' sluice_gredecap counters, one line "NAME key=value ..." per backend.
 """
 import argparse
 import glob
@@ -68,6 +72,34 @@ def port_sum(stats, key):
     return sum(p.get(key, 0) or 0 for p in stats.get("ports", []))
 
 
+def decap_counters(path):
+    """Backend name -> its sluice_gredecap counters, from a file of lines "NAME key=value ..."."""
+    counters = {}
+    try:
+        with open(path) as f:
+            for row in f:
+                words = row.split()
+                if words:
+                    counters[words[0]] = {k: int(v) for k, _, v in (w.partition("=") for w in words[1:]) if v.isdigit()}
+    except OSError:
+        pass
+    return counters
+
+
+def decap_delta(args, family):
+    """Per backend: GRE packets of the family its decapsulator read and inner packets it wrote to its TUN."""
+    before, after = decap_counters(args.decap_before), decap_counters(args.decap_after)
+    outer, inner = ("rx_outer_ipv6", "decap_inner_ipv6") if family == "6" else ("rx_outer_ipv4", "decap_inner_ipv4")
+    return {be: {"gre_read": c.get(outer, 0) - before.get(be, {}).get(outer, 0),
+                 "decapsulated": c.get(inner, 0) - before.get(be, {}).get(inner, 0)}
+            for be, c in sorted(after.items())}
+
+
+def family_view(sniff, family):
+    """The sniffer's counters and flows of one address family: its top level for IPv4, its "v6" object for IPv6."""
+    return (sniff.get("v6") or {}) if family == "6" else sniff
+
+
 def sniff_delta(before, after, key):
     return (after.get("counters") or {}).get(key, 0) - (before.get("counters") or {}).get(key, 0)
 
@@ -110,6 +142,8 @@ def hold_line(hold, stall=True, note=""):
 def cmd_traffic(args):
     client = load(args.client)
     before, after = snapshot(args.before), snapshot(args.after)
+    for snap in (before, after):
+        snap["sniff"] = family_view(snap["sniff"], args.family)
     syn_via = (after["sniff"].get("syn_via") or {})
     per_forwarder = {lb: 0 for lb in FORWARDERS}
     unattributed = 0
@@ -131,6 +165,8 @@ def cmd_traffic(args):
                     for k in (s_after.get("counters") or {}) if k.startswith("replies_from_be.")}
     through_forwarder = sniff_delta(s_before, s_after, "vip_source_on_fwd_links")
     per_backend = client.get("per_backend", {})
+    gre_to = {k.split(".", 1)[1]: sniff_delta(s_before, s_after, k)
+              for k in (s_after.get("counters") or {}) if k.startswith("gre_to_be.")}
     result = {
         "requests": client.get("requests", 0),
         "failed_requests": client.get("failed", 0),
@@ -158,6 +194,14 @@ def cmd_traffic(args):
     replies_direct = through_forwarder == 0 and sum(replies_from.values()) == vip_to_client > 0
     result["ok"] = (result["failed_requests"] == 0 and result["requests"] > 0 and spread and both and
                     tx_only_requests and replies_direct)
+    if args.decap_before and args.decap_after:
+        # The backends' own side: every GRE packet the router sent to a backend was read and decapsulated there.
+        decap = decap_delta(args, args.family)
+        result["dsr"]["gre_packets_to_backends"] = gre_to
+        result["dsr"]["decapsulated_by_backends"] = decap
+        decapsulated = sum(d["decapsulated"] for d in decap.values())
+        result["ok"] = result["ok"] and decapsulated == sum(gre_to.values()) > 0 and all(
+            d["decapsulated"] == d["gre_read"] for d in decap.values())
     line("router: " + " | ".join(x.strip() for x in args.route.splitlines()))
     line("requests %d, failed %d" % (result["requests"], result["failed_requests"]))
     line("per backend:   " + "  ".join("%s %d" % kv for kv in sorted(per_backend.items())))
@@ -171,6 +215,11 @@ def cmd_traffic(args):
     line("DSR: replies VIP->client %d, all arriving straight from the backends (%s); replies on a forwarder's "
          "link: %d" % (vip_to_client, ", ".join("%s %d" % kv for kv in sorted(replies_from.items())),
                        through_forwarder))
+    if "decapsulated_by_backends" in result["dsr"]:
+        line("GRE to the backends %d (%s); decapsulated by their sluice_gredecap %d (%s)" % (
+            sum(gre_to.values()), ", ".join("%s %d" % kv for kv in sorted(gre_to.items())),
+            sum(d["decapsulated"] for d in result["dsr"]["decapsulated_by_backends"].values()),
+            ", ".join("%s %d" % (k, d["decapsulated"]) for k, d in result["dsr"]["decapsulated_by_backends"].items())))
     verdict(result["ok"], "no failed request, every backend and both forwarders used, forwarders sent only the "
             "client's packets, no reply passed a forwarder")
     write(result, args.result)
@@ -290,7 +339,7 @@ def cmd_drain(args):
 
 def cmd_forwarder_failure(args):
     hold = load(args.hold)
-    before, after = load(args.before), load(args.after)
+    before, after = family_view(load(args.before), args.family), family_view(load(args.after), args.family)
     details = hold.get("details", [])
     flows_before = before.get("flows") or {}
     flows_after = after.get("flows") or {}
@@ -773,6 +822,7 @@ DRILLS = [
     ("02-backend-failure", "backend_failure", "1. backend failure"),
     ("03-drain", "drain", "2. drain"),
     ("04-forwarder-failure", "forwarder_failure", "3. forwarder failure"),
+    ("04-forwarder-failure-v6", "forwarder_failure_v6", "3. forwarder failure v6"),
     ("05-backend-added", "backend_added", "4. backend added"),
     ("06-controller-restart", "controller_restart", "5. controller restart"),
     ("07-bad-input", "bad_input", "bad input on the wire"),
@@ -808,6 +858,7 @@ def cmd_summary(args):
         summary["requests"], summary["failed_requests"], json.dumps(summary["per_backend"]),
         json.dumps(summary["per_forwarder"]), summary["dsr_replies_through_forwarder"],
         "PASS" if traffic.get("ok") else "MISS"))
+    all_ok = summarize_ipv6(args.results, summary) and all_ok
     for file_name, key, title in DRILLS:
         result = load(os.path.join(args.results, file_name + ".json"), default=None)
         if not result:
@@ -834,9 +885,31 @@ def cmd_summary(args):
     write(summary, args.json_out)
 
 
+def summarize_ipv6(results, summary):
+    """The IPv6 set-up and traffic (01-traffic-v6.json) into the summary; true when both met their targets."""
+    setup = load(os.path.join(results, "00-setup-v6.json"))
+    traffic = load(os.path.join(results, "01-traffic-v6.json"))
+    summary["ipv6_route"] = " ".join((setup.get("route") or "").split())
+    summary["ipv6_requests"] = traffic.get("requests", 0)
+    summary["ipv6_failed_requests"] = traffic.get("failed_requests", 0)
+    summary["ipv6_per_backend"] = traffic.get("per_backend", {})
+    summary["ipv6_per_forwarder"] = traffic.get("per_forwarder", {})
+    summary["ipv6_dsr_replies_through_forwarder"] = traffic.get("dsr_replies_through_forwarder")
+    summary["ipv6_dsr"] = traffic.get("dsr", {})
+    summary["ipv6_traffic_ok"] = bool(traffic.get("ok"))
+    print("  IPv6: %s" % summary["ipv6_route"])
+    print("  IPv6 traffic: %d requests, %d failed; backends %s; forwarders %s; replies through a forwarder: %s  "
+          "[%s]" % (summary["ipv6_requests"], summary["ipv6_failed_requests"], json.dumps(summary["ipv6_per_backend"]),
+                    json.dumps(summary["ipv6_per_forwarder"]), summary["ipv6_dsr_replies_through_forwarder"],
+                    "PASS" if traffic.get("ok") else "MISS"))
+    return bool(setup.get("ok")) and bool(traffic.get("ok"))
+
+
 def brief(key, r):
     if r.get("skipped"):
         return "  (%s)" % r["skipped"]
+    if key == "forwarder_failure_v6":
+        key = "forwarder_failure"
     if key == "capture":
         return "  %s frames (%s rx, %s tx, %s capture drops) for %s forwarded; ping %s/%s answered" % (
             r.get("written"), r.get("rx"), r.get("tx"), r.get("dropped"), r.get("lb1_vip_packets_forwarded"),
@@ -933,6 +1006,11 @@ def main():
             p.add_argument(option, type=kind, required=option != "--route")
         if name == "traffic":
             p.add_argument("--route", default="")
+        if name in ("traffic", "forwarder-failure"):
+            p.add_argument("--family", choices=("4", "6"), default="4")
+        if name == "traffic":
+            p.add_argument("--decap-before", default="")
+            p.add_argument("--decap-after", default="")
         return p
 
     add("traffic", "--client", "--before", "--after", "--result")

@@ -18,6 +18,10 @@ ROUTER_AS=65000
 LB_AS=65001
 LINK_MTU=9000        # router <-> forwarders and backends: room for the 24 bytes of GRE
 CLIENT_MTU=1500
+# IPv6 (dual stack): every link also carries an IPv6 /64, the web VIP has an IPv6 twin with IPv6 backends.
+VIP6=fd00:100::1
+CLIENT_IP6=fd00:10::2
+ROUTER_CLIENT_IP6=fd00:10::1
 
 ns_of() { echo "sd-$1"; }                                  # lb1 -> sd-lb1
 index_of() { echo "${1//[!0-9]/}"; }                         # lb2 -> 2
@@ -29,6 +33,19 @@ lb_mac() { printf '02:5d:00:00:%02x:02' "$(index_of "$1")"; }
 be_ip() { echo "10.20.$(index_of "$1").2"; }
 router_be_ip() { echo "10.20.$(index_of "$1").1"; }
 router_be_if() { echo "r-$1"; }
+lb_ip6() { echo "fd00:10:$(index_of "$1")::2"; }
+router_lb_ip6() { echo "fd00:10:$(index_of "$1")::1"; }
+be_ip6() { echo "fd00:20:$(index_of "$1")::2"; }
+router_be_ip6() { echo "fd00:20:$(index_of "$1")::1"; }
+
+# Gives an existing link's two ends their IPv6 /64 addresses (nodad: usable at once) and NS a default IPv6
+# route via the router's end.
+link_to_router_v6() {
+    local ns=$1 node_if=$2 node_ip=$3 router_if=$4 router_ip=$5
+    ip -n "$NS_ROUTER" addr add "$router_ip/64" dev "$router_if" nodad
+    ip -n "$ns" addr add "$node_ip/64" dev "$node_if" nodad
+    ip -n "$ns" -6 route add default via "$router_ip"
+}
 
 # Offloads off on a veth: the forwarder reads frames through AF_PACKET, which would otherwise see TCP segments
 # with only a partial checksum (tx checksum offload) or 64 KiB super-frames (TSO/GSO/GRO).
@@ -89,8 +106,10 @@ create_topology() {
     # arrive on a backend link although the VIP's route points at the forwarders).
     ip netns exec "$NS_ROUTER" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.fib_multipath_hash_policy=1 \
         net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+    ip netns exec "$NS_ROUTER" sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv6.fib_multipath_hash_policy=1
 
     link_to_router "$NS_CLIENT" "$CLIENT_IF" "$CLIENT_IP" "$ROUTER_CLIENT_IF" "$ROUTER_CLIENT_IP" "$CLIENT_MTU"
+    link_to_router_v6 "$NS_CLIENT" "$CLIENT_IF" "$CLIENT_IP6" "$ROUTER_CLIENT_IF" "$ROUTER_CLIENT_IP6"
 
     for lb in "${LB_NAMES[@]}"; do
         ns=$(ns_of "$lb")
@@ -101,6 +120,7 @@ create_topology() {
         ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=0
         link_to_router "$ns" "$LB_IF" "$(lb_ip "$lb")" "$(router_lb_if "$lb")" "$(router_lb_ip "$lb")" "$LINK_MTU" \
             "$(lb_mac "$lb")" "$(router_lb_mac "$lb")"
+        link_to_router_v6 "$ns" "$LB_IF" "$(lb_ip6 "$lb")" "$(router_lb_if "$lb")" "$(router_lb_ip6 "$lb")"
     done
 
     for be in "${BE_NAMES[@]}"; do
@@ -113,6 +133,8 @@ create_topology() {
         ip -n "$ns" link set lo up
         ip -n "$ns" addr add "$VIP/32" dev lo
         link_to_router "$ns" "$BE_IF" "$(be_ip "$be")" "$(router_be_if "$be")" "$(router_be_ip "$be")" "$LINK_MTU"
+        ip -n "$ns" addr add "$VIP6/128" dev lo
+        link_to_router_v6 "$ns" "$BE_IF" "$(be_ip6 "$be")" "$(router_be_if "$be")" "$(router_be_ip6 "$be")"
     done
 }
 
@@ -141,6 +163,7 @@ forwarder:
   own_mac: auto
   next_hop_mac: "$(router_lb_mac "$lb")"
   tunnel_source_v4: $(lb_ip "$lb")
+  tunnel_source_v6: "$(lb_ip6 "$lb")"
   hash_seed: 0x5eed5eed5eed5eed
   connection_table:
     capacity: 65536
@@ -163,6 +186,15 @@ YAML
                 echo "      - {name: $be, address: $(be_ip "$be")}"
             done
         done
+        # The IPv6 twin of web: same port, IPv6 backends (GRE over IPv6).
+        echo "  - name: web6"
+        echo "    address: \"$VIP6\""
+        echo "    port: $VIP_PORT"
+        echo "    protocol: tcp"
+        echo "    backends:"
+        for be in "$@"; do
+            echo "      - {name: $be, address: \"$(be_ip6 "$be")\"}"
+        done
         cat <<YAML
 controller:
   health_checks: {type: http, path: /healthz, interval: 1s, timeout: 500ms, rise: 2, fall: 2}
@@ -176,7 +208,10 @@ controller:
     peer_as: $ROUTER_AS
     router_id: $(lb_ip "$lb")
     local_address: $(lb_ip "$lb")
-    neighbors: [$(router_lb_ip "$lb")]
+    # One session per family: the IPv6 neighbor carries web6 (docs/operations.md, dual stack).
+    neighbors:
+      - $(router_lb_ip "$lb")
+      - {address: "$(router_lb_ip6 "$lb")", local_address: "$(lb_ip6 "$lb")"}
     exabgp: {external: false, command: exabgp}
 YAML
     } >"$file"
@@ -195,6 +230,11 @@ write_bird_config() {
         echo "}"
         for lb in "${LB_NAMES[@]}"; do
             echo "protocol bgp $lb from lbs { neighbor $(lb_ip "$lb") as $LB_AS; ipv4 { import all; export none; }; }"
+        done
+        # IPv6: one session per family with each node, and the kernel's IPv6 table gets the ECMP route too.
+        echo "protocol kernel kernel6 { ipv6 { export all; }; merge paths on; scan time 1; }"
+        for lb in "${LB_NAMES[@]}"; do
+            echo "protocol bgp ${lb}_v6 from lbs { neighbor $(lb_ip6 "$lb") as $LB_AS; ipv6 { import all; export none; }; }"
         done
     } >"$file"
 }
