@@ -32,6 +32,7 @@ import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.IcmpEchoResponder;
+import io.sluice.forwarder.pipeline.IcmpTooBigResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
@@ -354,6 +355,12 @@ public final class Forwarder implements AutoCloseable
             if (f.icmpEcho().reply() && w.rxPort().equals(w.txPort()))
             {
                 pipeline.echoResponder(new IcmpEchoResponder(f.icmpEcho().ratePerSecond(), f.icmpEcho().burst()));
+            }
+            // Too-big errors go back the same way; without them a DF packet too big for the tunnel is only dropped.
+            if (f.icmpTooBig().send() && w.rxPort().equals(w.txPort()))
+            {
+                pipeline.tooBigResponder(
+                    new IcmpTooBigResponder(f.icmpTooBig().ratePerSecond(), f.icmpTooBig().burst()));
             }
             final String kernelPort = f.kernelPortOf(w.rxPort());
             final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, portIds.get(w.rxPort()),

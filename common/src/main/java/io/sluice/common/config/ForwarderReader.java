@@ -23,7 +23,7 @@ final class ForwarderReader
     static final String[] KEYS = {
         "eal_args", "ports", "workers", "mbufs_per_worker", "idle_strategy", "counters_dir", "own_mac",
         "next_hop_mac", "tunnel_source_v4", "tunnel_source_v6", "hash_seed", "maglev_table_size", "tunnel_mtu",
-        "max_vips", "max_backends", "connection_table", "control", "icmp_echo"};
+        "max_vips", "max_backends", "connection_table", "control", "icmp_echo", "icmp_too_big"};
 
     /** What DPDK device names look like (net_pcap0, 0000:3b:00.0); RTE_ETH_NAME_MAX_LEN is 64 with the NUL. */
     private static final Pattern DEVICE_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,63}");
@@ -66,7 +66,8 @@ final class ForwarderReader
             "max_backends", ForwarderConfig.DEFAULT_MAX_BACKENDS, 1, ForwarderConfig.MAX_MAX_BACKENDS);
         final ForwarderConfig config = new ForwarderConfig(ealArgs, ports, workers, mbufs, idleStrategy, countersDir,
             ownMac, nextHopMac, tunnelSourceV4, tunnelSourceV6, hashSeed, maglevTableSize, tunnelMtu, maxVips,
-            maxBackends, readConnectionTable(forwarder), readControl(forwarder), readIcmpEcho(forwarder));
+            maxBackends, readConnectionTable(forwarder), readControl(forwarder), readIcmpEcho(forwarder),
+            readIcmpTooBig(forwarder));
         checkSharedFilesFit(forwarder, config);
         return config;
     }
@@ -365,5 +366,18 @@ final class ForwarderReader
         return new IcmpEchoConfig("reply".equals(mode),
             echo.optionalInt("rate", IcmpEchoConfig.DEFAULT_RATE_PER_SECOND, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND),
             echo.optionalInt("burst", IcmpEchoConfig.DEFAULT_BURST, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND));
+    }
+
+    private static IcmpTooBigConfig readIcmpTooBig(final MapReader forwarder) throws ConfigException
+    {
+        final MapReader tooBig = forwarder.optionalMap("icmp_too_big", "mode", "rate", "burst");
+        final String mode = tooBig.optionalString("mode", "send");
+        if (!"send".equals(mode) && !"drop".equals(mode))
+        {
+            throw tooBig.error("mode", "expected send or drop; got \"" + mode + "\"");
+        }
+        return new IcmpTooBigConfig("send".equals(mode),
+            tooBig.optionalInt("rate", IcmpTooBigConfig.DEFAULT_RATE_PER_SECOND, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND),
+            tooBig.optionalInt("burst", IcmpTooBigConfig.DEFAULT_BURST, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND));
     }
 }

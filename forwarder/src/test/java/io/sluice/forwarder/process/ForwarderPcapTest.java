@@ -138,7 +138,9 @@ class ForwarderPcapTest
                     values.worker(CounterType.FORWARDED, worker) + values.worker(CounterType.PASSED, worker) +
                     values.worker(CounterType.DROPPED, worker) +
                     values.worker(CounterType.ICMP_ECHO_REPLIES_V4, worker) +
-                    values.worker(CounterType.ICMP_ECHO_REPLIES_V6, worker) == frames &&
+                    values.worker(CounterType.ICMP_ECHO_REPLIES_V6, worker) +
+                    values.worker(CounterType.ICMP_TOO_BIG_SENT_V4, worker) +
+                    values.worker(CounterType.ICMP_TOO_BIG_SENT_V6, worker) == frames &&
                     values.worker(CounterType.TX_PACKETS, worker) == forwarded;
             });
         }
@@ -256,7 +258,8 @@ class ForwarderPcapTest
             return values.sum(CounterType.RX_PACKETS) == frames &&
                 values.sum(CounterType.FORWARDED) + values.sum(CounterType.PASSED) +
                 values.sum(CounterType.DROPPED) + values.sum(CounterType.ICMP_ECHO_REPLIES_V4) +
-                values.sum(CounterType.ICMP_ECHO_REPLIES_V6) == frames &&
+                values.sum(CounterType.ICMP_ECHO_REPLIES_V6) + values.sum(CounterType.ICMP_TOO_BIG_SENT_V4) +
+                values.sum(CounterType.ICMP_TOO_BIG_SENT_V6) == frames &&
                 values.sum(CounterType.TX_PACKETS) == forwarded &&
                 values.sum(CounterType.PORT_RX_PACKETS) == frames &&
                 values.sum(CounterType.PORT_TX_PACKETS) == forwarded;
@@ -289,6 +292,8 @@ class ForwarderPcapTest
             DropReason.NO_TUNNEL_SOURCE, DropReason.ICMP_RATE_LIMITED)), claimed, "drop reasons the mix provokes");
         assertTrue(reference.counters().icmpEchoRepliesV4() > 0 && reference.counters().icmpEchoRepliesV6() > 0,
             "echo requests to VIPs answered");
+        assertTrue(reference.counters().icmpTooBigSentV4() > 0 && reference.counters().icmpTooBigSentV6() > 0,
+            "packets too big for the tunnel answered");
         for (final PassReason reason : PassReason.values())
         {
             assertTrue(reference.counters().passed(reason) > 0, "no frame passed for " + reason);

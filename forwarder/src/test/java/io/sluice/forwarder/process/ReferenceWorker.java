@@ -4,7 +4,9 @@ import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.DropReason;
 import io.sluice.common.config.IcmpEchoConfig;
+import io.sluice.common.config.IcmpTooBigConfig;
 import io.sluice.forwarder.pipeline.IcmpEchoResponder;
+import io.sluice.forwarder.pipeline.IcmpTooBigResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
@@ -60,6 +62,9 @@ final class ReferenceWorker
             pipeline.echoResponder(new IcmpEchoResponder(IcmpEchoConfig.DEFAULT_RATE_PER_SECOND,
                 IcmpEchoConfig.DEFAULT_BURST));
         }
+        // The forwarder's default icmp_too_big: send, 1000/s, burst 50.
+        pipeline.tooBigResponder(new IcmpTooBigResponder(IcmpTooBigConfig.DEFAULT_RATE_PER_SECOND,
+            IcmpTooBigConfig.DEFAULT_BURST));
     }
 
     /**
