@@ -58,8 +58,7 @@ final class ForwarderReader
         }
         final long hashSeed = readHashSeed(forwarder);
         final int maglevTableSize = readMaglevTableSize(forwarder);
-        final int tunnelMtu = forwarder.optionalInt("tunnel_mtu", ForwarderConfig.DEFAULT_TUNNEL_MTU,
-            ForwarderConfig.MIN_TUNNEL_MTU, ForwarderConfig.MAX_TUNNEL_MTU);
+        final int tunnelMtu = readTunnelMtu(forwarder, ports, workers);
         final int maxVips =
             forwarder.optionalInt("max_vips", ForwarderConfig.DEFAULT_MAX_VIPS, 1, ForwarderConfig.MAX_MAX_VIPS);
         final int maxBackends = forwarder.optionalInt(
@@ -379,5 +378,48 @@ final class ForwarderReader
         return new IcmpTooBigConfig("send".equals(mode),
             tooBig.optionalInt("rate", IcmpTooBigConfig.DEFAULT_RATE_PER_SECOND, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND),
             tooBig.optionalInt("burst", IcmpTooBigConfig.DEFAULT_BURST, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND));
+    }
+
+    /**
+     * The tunnel MTU defaults to the smallest MTU of the ports the workers transmit on (every encapsulated packet
+     * that fits it leaves the node; larger ones are answered with ICMP, so the sender adapts). Set explicitly, it may
+     * not exceed any of them: a larger outer packet would leave through a port that cannot send it.
+     */
+    private static int readTunnelMtu(final MapReader forwarder, final List<PortConfig> ports,
+        final List<WorkerConfig> workers) throws ConfigException
+    {
+        int smallest = Integer.MAX_VALUE;
+        int smallestIndex = -1;
+        for (final WorkerConfig worker : workers)
+        {
+            for (int i = 0; i < ports.size(); i++)
+            {
+                if (ports.get(i).name().equals(worker.txPort()) && ports.get(i).mtu() < smallest)
+                {
+                    smallest = ports.get(i).mtu();
+                    smallestIndex = i;
+                }
+            }
+        }
+        final String portField = forwarder.pathOf("ports[" + smallestIndex + "].mtu");
+        if (!forwarder.has("tunnel_mtu"))
+        {
+            if (smallest < ForwarderConfig.MIN_TUNNEL_MTU)
+            {
+                throw forwarder.error("tunnel_mtu", "the default tunnel_mtu is the smallest transmit port MTU, " +
+                    portField + " = " + smallest + ", below the tunnel's minimum of " +
+                    ForwarderConfig.MIN_TUNNEL_MTU + ": raise that port's mtu");
+            }
+            return smallest;
+        }
+        final int tunnelMtu = forwarder.optionalInt("tunnel_mtu", ForwarderConfig.DEFAULT_TUNNEL_MTU,
+            ForwarderConfig.MIN_TUNNEL_MTU, ForwarderConfig.MAX_TUNNEL_MTU);
+        if (tunnelMtu > smallest)
+        {
+            throw forwarder.error("tunnel_mtu", "tunnel_mtu " + tunnelMtu + " is larger than " + portField + " = " +
+                smallest + ", the MTU of a port the workers transmit encapsulated packets on: lower tunnel_mtu to " +
+                "at most " + smallest + " (too-big packets are answered with ICMP) or raise the port's mtu");
+        }
+        return tunnelMtu;
     }
 }

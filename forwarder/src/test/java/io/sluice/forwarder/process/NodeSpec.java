@@ -63,7 +63,7 @@ final class NodeSpec
     private String tunnelSourceV6 = "fd00:5::1";
     private long hashSeed = 0x5EED_F00DL;
     private int maglevTableSize = 65_537;
-    private int tunnelMtu = 9000;
+    private int tunnelMtu = 1500;
     private int maxVips = 16;
     private int maxBackends = 64;
     private long connectionTableCapacity = 1 << 16;
