@@ -175,12 +175,55 @@ class ForwarderPcapTest
         assertEquals(2, run.values().reason(CounterType.DROP_REASON, DropReason.FRAME_CHAINED.ordinal()),
             "FRAME_CHAINED drops\n" + run.values());
         assertEquals(2, run.values().sum(CounterType.DROPPED), "drops");
-        assertEquals(run.input().size() - 2, run.values().sum(CounterType.FORWARDED), "forwarded");
+        // The 2048-byte frame is too big for the 1500-byte tunnel and has DF: answered with ICMP, not chained.
+        assertEquals(1, run.values().sum(CounterType.ICMP_TOO_BIG_SENT_V4), "too big, answered");
+        assertEquals(run.input().size() - 3, run.values().sum(CounterType.FORWARDED), "forwarded");
         ReferenceComparison.assertOutputMatches("chainedFrameIsDroppedAndCounted", run.out(), run.input(),
             run.reference());
         // RX bytes of chained frames: rxBytesCountWholeChainedFrames.
         ReferenceComparison.assertCountersMatch("chainedFrameIsDroppedAndCounted", run.values(), ALL_WORKERS,
             run.reference(), run.spec(), Set.of(CounterType.RX_BYTES));
+    }
+
+    /**
+     * A port with mtu 9000 gets mbufs that hold a whole 9022-byte frame: jumbo frames arrive in one mbuf (no
+     * FRAME_CHAINED), the largest that fits the 9000-byte tunnel is forwarded, a larger one with DF is answered with
+     * ICMP fragmentation needed (MTU 8976), byte for byte as the reference.
+     */
+    @Test
+    void forwardsJumboFramesWithMtu9000() throws IOException
+    {
+        final List<byte[]> input = new ArrayList<>();
+        for (int i = 0; i < 10; i++)
+        {
+            input.add(webFrame("203.0.113." + (i + 1), 40_000 + i, 100 + 10 * i));
+        }
+        // 14 + 20 + 20 + payload: an inner packet of 8976 bytes is an outer one of exactly 9000
+        input.add(3, webFrame("198.51.100.7", 41_000, 8976 - 40));
+        input.add(6, packet().ethernet(NodeSpec.mac(TrafficMix.OWN_MAC), TrafficMix.ROUTER_MAC)
+            .ipv4("198.51.100.8", TrafficMix.WEB_V4).dontFragment().tcp(41_001, 80).payload(9000 - 40).build());
+        final Path in = dir.resolve("in.pcap");
+        final Path out = dir.resolve("out.pcap");
+        PcapWriter.write(in, input);
+        final NodeSpec spec = NodeSpec.create(dir).jumbo(9000)
+            .vip(TrafficMix.WEB_V4, 80, "tcp", backend("10.1.0.1", 1), backend("10.1.0.2", 1))
+            .vdev("net_pcap0,rx_pcap=" + in + ",tx_pcap=" + out).port("net_pcap0").worker(1, "net_pcap0", "net_pcap0");
+        assertEquals(9024, spec.frameRoom());
+        final ReferenceWorker reference = ReferenceWorker.forNode(spec).process(input);
+        assertEquals(0, reference.counters().dropped(DropReason.FRAME_CHAINED));
+        assertEquals(1, reference.counters().icmpTooBigSentV4());
+        assertEquals(input.size(), reference.output().size());
+
+        final ForwarderProcess forwarder = forwarders.start(spec, dir);
+        awaitProcessed(forwarder, input.size(), reference.output().size());
+        final CounterValues values = forwarder.values();
+        forwarder.stop();
+        assertEquals(0, values.reason(CounterType.DROP_REASON, DropReason.FRAME_CHAINED.ordinal()), "chained\n" + values);
+        assertEquals(input.size() - 1, values.sum(CounterType.FORWARDED), "forwarded");
+        assertEquals(1, values.sum(CounterType.ICMP_TOO_BIG_SENT_V4), "too big, answered");
+        ReferenceComparison.assertOutputMatches("forwardsJumboFramesWithMtu9000", out, input, reference);
+        ReferenceComparison.assertCountersMatch("forwardsJumboFramesWithMtu9000", values, ALL_WORKERS, reference,
+            spec, Set.of());
     }
 
     /**
@@ -207,8 +250,9 @@ class ForwarderPcapTest
     }
 
     /**
-     * Forwards 20 small frames and, in between, the largest frame that fits the mbuf data room (2048 bytes) and two
-     * that do not (2049 and 3000 bytes: net_pcap delivers them as chained mbufs).
+     * Forwards 20 small frames and, in between, the largest frame that fits the mbuf data room (2048 bytes at the
+     * default mtu 1500; too big for the tunnel, with DF, so answered with ICMP) and two that do not (2049 and 3000
+     * bytes: net_pcap delivers them as chained mbufs).
      */
     private ChainedRun runChainedFrames() throws IOException
     {
@@ -217,7 +261,9 @@ class ForwarderPcapTest
         {
             input.add(webFrame("203.0.113." + (i + 1), 40_000 + i, 100 + 10 * i));
         }
-        input.add(5, webFrame("198.51.100.7", 41_000, ReferenceWorker.MBUF_DATA_ROOM - 54));
+        input.add(5, packet().ethernet(NodeSpec.mac(TrafficMix.OWN_MAC), TrafficMix.ROUTER_MAC)
+            .ipv4("198.51.100.7", TrafficMix.WEB_V4).dontFragment().tcp(41_000, 80)
+            .payload(ReferenceWorker.MBUF_DATA_ROOM - 54).build());
         input.add(10, webFrame("198.51.100.8", 41_001, ReferenceWorker.MBUF_DATA_ROOM + 1 - 54));
         input.add(15, webFrame("198.51.100.9", 41_002, 3000 - 54));
         assertEquals(ReferenceWorker.MBUF_DATA_ROOM, input.get(5).length);

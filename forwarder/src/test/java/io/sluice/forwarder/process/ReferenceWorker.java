@@ -48,6 +48,7 @@ final class ReferenceWorker
     private long rxPackets;
     private long rxBytes;
     private long txBytes;
+    private int dataRoom = MBUF_DATA_ROOM;
 
     ReferenceWorker(final PipelineConfig config, final SnapshotPublisher publisher, final boolean echoReplies)
     {
@@ -72,8 +73,10 @@ final class ReferenceWorker
      */
     static ReferenceWorker forNode(final NodeSpec spec)
     {
-        return new ReferenceWorker(spec.pipelineConfig(), new SnapshotPublisher(spec.newState().snapshot()),
-            spec.echoReplies());
+        final ReferenceWorker worker = new ReferenceWorker(spec.pipelineConfig(),
+            new SnapshotPublisher(spec.newState().snapshot()), spec.echoReplies());
+        worker.dataRoom = spec.frameRoom();
+        return worker;
     }
 
     /**
@@ -92,7 +95,7 @@ final class ReferenceWorker
     {
         final int index = verdicts.size();
         rxPackets++;
-        if (frame.length > MBUF_DATA_ROOM)
+        if (frame.length > dataRoom)
         {
             rxBytes += frame.length;
             counters.recordDrop(DropReason.FRAME_CHAINED);
@@ -101,7 +104,7 @@ final class ReferenceWorker
             return;
         }
         rxBytes += frame.length;
-        final UnsafeBuffer mbuf = OffHeapFrames.allocate(MBUF_HEADROOM + MBUF_DATA_ROOM);
+        final UnsafeBuffer mbuf = OffHeapFrames.allocate(MBUF_HEADROOM + dataRoom);
         mbuf.putBytes(MBUF_HEADROOM, frame);
         pipeline.beginBurst(NOW_NS);
         final int verdict = pipeline.process(mbuf, MBUF_HEADROOM, frame.length);
