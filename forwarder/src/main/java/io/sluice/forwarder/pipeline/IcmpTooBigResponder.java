@@ -1,5 +1,6 @@
 package io.sluice.forwarder.pipeline;
 
+import io.sluice.forwarder.protocol.EthernetHeader;
 import io.sluice.forwarder.protocol.IcmpHeader;
 import io.sluice.forwarder.protocol.Ipv4Header;
 import io.sluice.forwarder.protocol.Ipv6Header;
@@ -73,7 +74,7 @@ public final class IcmpTooBigResponder
         final int mtu, final long nowNs)
     {
         final int l2 = ip - frame;
-        if ((buffer.getByte(frame + 6) & 1) != 0)
+        if ((buffer.getByte(frame + EthernetHeader.SOURCE_FIELD_OFFSET) & 1) != 0)
         {
             return NOT_ANSWERED;
         }

@@ -25,6 +25,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * destination-options and fragment headers walked). TCP and UDP flows key on the 5-tuple; fragments on the
  * 3-tuple so every fragment of a datagram meets the same backend (Maglev §4.3); ICMP destination-unreachable and
  * packet-too-big errors key on the flow they quote, reversed, so they reach the backend that owns the connection.
+ * A packet too big for the tunnel may be answered with ICMP ({@link IcmpTooBigResponder}), off the common path.
  */
 public final class PacketPipeline
 {
