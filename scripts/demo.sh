@@ -11,7 +11,7 @@
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
 # The topology is dual stack: the traffic step and drill 3 also run against the IPv6 VIP (GRE over IPv6, DSR).
 # SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic capture bad
-# drill1..5 metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart);
+# drill1..5 metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart pmtu);
 # SLUICE_DEMO_PLOT=FILE.png keeps the metrics step's plot of the dashboard's series.
 set -euo pipefail
 
@@ -1045,6 +1045,41 @@ print(len(rdpcap(sys.argv[1])))' "$pcap" 2>/dev/null || echo -1)
     check_result 08-capture
 }
 
+# Path MTU: the forwarders' ports carry 1500 bytes and their tunnel_mtu follows (1500), as on most networks; the
+# client's link is 1500 too. Its full-size TCP segments do not fit once encapsulated (1524 bytes): the forwarder
+# answers ICMP fragmentation needed (MTU 1476) from the VIP, the client's TCP lowers its segment size and the 1 MB
+# upload through the VIP completes instead of stalling in a path MTU black hole.
+demo_pmtu_upload() {
+    PHASE=pmtu
+    section "Path MTU: a 1 MB HTTP upload through the VIP over a 1500-byte tunnel"
+    local lb before=0 after=0 answer t0
+    for lb in "${LB_NAMES[@]}"; do
+        before=$((before + $(stats_json "$lb" | jq '(.totals.icmp_too_big_sent_v4 // 0)')))
+    done
+    head -c 1048576 /dev/urandom >"$WORK/upload.bin"
+    # Forget any path MTU the client learnt before, so this upload starts at 1500.
+    ip -n "$NS_CLIENT" route flush cache 2>/dev/null || true
+    t0=$(now)
+    answer=$(ip netns exec "$NS_CLIENT" curl -sS --max-time 30 -H 'Connection: close'         --data-binary @"$WORK/upload.bin" "http://$VIP:$VIP_PORT/upload" 2>"$WORK/pmtu-curl.err" || true)
+    local seconds
+    seconds=$(since "$t0")
+    sleep 0.3 # the workers flush counters every millisecond
+    for lb in "${LB_NAMES[@]}"; do
+        after=$((after + $(stats_json "$lb" | jq '(.totals.icmp_too_big_sent_v4 // 0)')))
+    done
+    local pmtu
+    pmtu=$(ip -n "$NS_CLIENT" route get "$VIP" 2>/dev/null | grep -o 'mtu [0-9]*' | awk '{print $2}' || true)
+    jq -n --arg answer "$answer" --arg error "$(head -c 300 "$WORK/pmtu-curl.err")" --argjson sent $((after - before))         --argjson seconds "$seconds" --arg pmtu "${pmtu:-}" '
+        ($answer | split(" ")) as $a |
+        (($a[1] // "-1") | tonumber? // -1) as $received |
+        {uploaded_bytes: 1048576, received_bytes: $received, backend: ($a[0] // null), seconds: $seconds,
+         client_path_mtu: (if $pmtu == "" then null else ($pmtu | tonumber) end), icmp_too_big_sent: $sent,
+         curl_error: $error, ok: ($received == 1048576 and $sent > 0)}' >"$RESULTS/09-pmtu.json"
+    say "path MTU: $(jq -c '{received_bytes, backend, seconds, client_path_mtu, icmp_too_big_sent, ok}' \
+        "$RESULTS/09-pmtu.json")"
+    check_result 09-pmtu
+}
+
 # SLUICE_DEMO_ONLY="traffic drill3 ..." runs only the named steps after the set-up (for working on one drill).
 step() {
     [[ -z ${SLUICE_DEMO_ONLY:-} || " $SLUICE_DEMO_ONLY " == *" $1 "* ]] || return 0
@@ -1063,6 +1098,7 @@ bring_up_v6
 step traffic phase_traffic
 step traffic phase_traffic_v6
 step capture demo_capture
+step pmtu demo_pmtu_upload
 step bad bad_input_start
 step drill1 drill_backend_failure
 step drill2 drill_drain

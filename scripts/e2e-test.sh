@@ -242,6 +242,12 @@ check "ping to the VIP answered by the forwarders, every reply counted" \
      .drills.capture.echo_replies_counted == .drills.capture.ping_sent'
 check "drill outcome ok" '.drills.capture.ok == true'
 
+echo "path MTU: a 1 MB upload through the VIP over a 1500-byte tunnel"
+value "pmtu" '.drills.pmtu | {received_bytes, seconds, client_path_mtu, icmp_too_big_sent}'
+check "the upload completed" '.pmtu_upload_ok == true and .drills.pmtu.received_bytes == 1048576'
+check "the forwarders answered its full-size segments with ICMP fragmentation needed" '.icmp_too_big_sent > 0'
+check "the client learnt the tunnel's MTU (1476)" '.drills.pmtu.client_path_mtu == 1476'
+
 echo "afterwards"
 check "the demo reports no leftovers" '.no_leftovers == true'
 if ip netns list | grep -q '^sd-' || compgen -G "/dev/shm/sluice-demo" >/dev/null ||

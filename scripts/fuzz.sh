@@ -20,6 +20,7 @@ TARGETS=(
     "common io.sluice.common.config.NodeConfigFuzzTest#readsAnyText"
     "forwarder io.sluice.forwarder.pipeline.PacketPipelineFuzzTest#processesAnyFrame"
     "forwarder io.sluice.forwarder.pipeline.PacketPipelineFuzzTest#processesAnyBurst"
+    "forwarder io.sluice.forwarder.pipeline.IcmpTooBigFuzzTest#answersAnyFrameWithWellFormedErrors"
     "forwarder io.sluice.forwarder.agent.ControlChannelFuzzTest#survivesAnyCommandBytes"
     "controller io.sluice.controller.bgp.ExaBgpRelayFuzzTest#readsAnyRelayBytes"
 )

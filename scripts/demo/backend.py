@@ -4,7 +4,8 @@
 Listens on IPv6 and IPv4 at once (one dual-stack socket on ::): the VIP, its IPv6 twin and the health checks.
 
 GET /healthz answers 200, or 503 while the flag file exists (the backend-failure drill creates it). Every other
-path answers "<name>\n" with the header X-Backend. Runs until SIGTERM/SIGINT or --max-seconds, whichever first.
+path answers "<name>\n" with the header X-Backend; a POST answers "<name> <bytes of body received>\n" (the
+path MTU drill's upload). Runs until SIGTERM/SIGINT or --max-seconds, whichever first.
 
 usage: backend.py --name NAME [--port 80] [--flag FILE] [--ready FILE] [--max-seconds 1800]
 """
@@ -38,6 +39,17 @@ def main():
                 self.answer(503 if failing else 200, b"failing\n" if failing else b"ok\n")
             else:
                 self.answer(200, body)
+
+        def do_POST(self):
+            remaining = int(self.headers.get("Content-Length", "0"))
+            received = 0
+            while remaining > 0:
+                chunk = self.rfile.read(min(remaining, 65536))
+                if not chunk:
+                    break
+                received += len(chunk)
+                remaining -= len(chunk)
+            self.answer(200, ("%s %d\n" % (args.name, received)).encode())
 
         def answer(self, status, payload):
             self.send_response(status)

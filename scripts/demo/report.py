@@ -833,6 +833,7 @@ DRILLS = [
     ("08-rolling-restart", "rolling_restart", "10. rolling restart"),
     ("08-metrics", "metrics", "metrics (Prometheus)"),
     ("08-capture", "capture", "live capture and ping"),
+    ("09-pmtu", "pmtu", "path MTU upload"),
 ]
 
 
@@ -874,6 +875,8 @@ def cmd_summary(args):
     summary["bad_frames_sent"] = summary["drills"].get("bad_input", {}).get("bad_frames_sent")
     summary["bad_frames_accounted"] = summary["drills"].get("bad_input", {}).get("bad_frames_accounted")
     summary["prometheus_scrape_ok"] = bool(summary["drills"].get("metrics", {}).get("scrape_ok"))
+    summary["pmtu_upload_ok"] = bool(summary["drills"].get("pmtu", {}).get("ok"))
+    summary["icmp_too_big_sent"] = summary["drills"].get("pmtu", {}).get("icmp_too_big_sent", 0)
     summary["elapsed_s"] = round(float(args.elapsed), 1)
     if args.stopped_during != "done":
         summary["stopped_during"] = args.stopped_during
@@ -910,6 +913,10 @@ def brief(key, r):
         return "  (%s)" % r["skipped"]
     if key == "forwarder_failure_v6":
         key = "forwarder_failure"
+    if key == "pmtu":
+        return "  %s of %s bytes received by %s in %s s; %s ICMP too big sent; client path MTU %s" % (
+            r.get("received_bytes"), r.get("uploaded_bytes"), r.get("backend"), r.get("seconds"),
+            r.get("icmp_too_big_sent"), r.get("client_path_mtu"))
     if key == "capture":
         return "  %s frames (%s rx, %s tx, %s capture drops) for %s forwarded; ping %s/%s answered" % (
             r.get("written"), r.get("rx"), r.get("tx"), r.get("dropped"), r.get("lb1_vip_packets_forwarded"),

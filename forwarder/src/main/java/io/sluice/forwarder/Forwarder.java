@@ -32,6 +32,7 @@ import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.IcmpEchoResponder;
+import io.sluice.forwarder.pipeline.IcmpTooBigResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
@@ -61,7 +62,6 @@ import java.util.Map;
  */
 public final class Forwarder implements AutoCloseable
 {
-    private static final int MBUF_DATA_ROOM = 2048 + DescriptorLayout.MBUF_HEADROOM;
     private static final int MBUF_CACHE = 256;
 
     private final NodeConfig config;
@@ -180,7 +180,8 @@ public final class Forwarder implements AutoCloseable
             final int txQueues = Math.max(1, forwarder.txQueueCount(port.name()));
             // NodeResources checked the pools against EAL's memory, so the count fits an int.
             final long pool = dpdk.createMempool("sluice-" + port.name(),
-                Math.toIntExact((long)forwarder.mbufsPerWorker() * rxQueues), MBUF_CACHE, MBUF_DATA_ROOM);
+                Math.toIntExact((long)forwarder.mbufsPerWorker() * rxQueues), MBUF_CACHE,
+                DescriptorLayout.MBUF_HEADROOM + port.frameRoom());
             pools.add(pool);
             dpdk.check(shim.sluice_port_configure(id, pool, rxQueues, txQueues, port.rxRing(), port.txRing(),
                 port.mtu(), rxQueues > 1 && forwarder.servedBy(port.name()) == null ? 1 : 0),
@@ -355,6 +356,12 @@ public final class Forwarder implements AutoCloseable
             {
                 pipeline.echoResponder(new IcmpEchoResponder(f.icmpEcho().ratePerSecond(), f.icmpEcho().burst()));
             }
+            // Too-big errors go back the same way; without them a DF packet too big for the tunnel is only dropped.
+            if (f.icmpTooBig().send() && w.rxPort().equals(w.txPort()))
+            {
+                pipeline.tooBigResponder(
+                    new IcmpTooBigResponder(f.icmpTooBig().ratePerSecond(), f.icmpTooBig().burst()));
+            }
             final String kernelPort = f.kernelPortOf(w.rxPort());
             final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, portIds.get(w.rxPort()),
                 w.rxQueue(), portIds.get(w.txPort()), w.txQueue(),
@@ -399,8 +406,9 @@ public final class Forwarder implements AutoCloseable
                 (up[0] != 0 ? "link up" : "link down") + (speed[0] > 0 ? " " + speed[0] + " Mbps" : "") : "link unknown";
             final String role = port.hasKernelPort() ? ", frames for no VIP to kernel port " + port.kernelPort() :
                 f.servedBy(port.name()) != null ? ", kernel port of " + f.servedBy(port.name()) : "";
-            log.printf("  port %s: id %d, %d rx / %d tx queues, mtu %d, %s%s%n", port.name(), id,
-                f.rxQueueCount(port.name()), f.txQueueCount(port.name()), port.mtu(), link, role);
+            log.printf("  port %s: id %d, %d rx / %d tx queues, mtu %d, mbuf data room %d (one mbuf a frame), %s%s%n",
+                port.name(), id, f.rxQueueCount(port.name()), f.txQueueCount(port.name()), port.mtu(),
+                port.frameRoom(), link, role);
         }
         for (int i = 0; i < f.workers().size(); i++)
         {

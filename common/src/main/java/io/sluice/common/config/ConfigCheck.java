@@ -207,9 +207,9 @@ public final class ConfigCheck
         out.println("ports:");
         for (final PortConfig port : forwarder.ports())
         {
-            out.printf("  %-16s mtu %d, rx ring %d x %d queue(s), tx ring %d x %d queue(s)%n", port.name(), port.mtu(),
-                port.rxRing(), forwarder.rxQueueCount(port.name()), port.txRing(),
-                forwarder.txQueueCount(port.name()));
+            out.printf("  %-16s mtu %d, rx ring %d x %d queue(s), tx ring %d x %d queue(s), mbuf data room %d%n",
+                port.name(), port.mtu(), port.rxRing(), forwarder.rxQueueCount(port.name()), port.txRing(),
+                forwarder.txQueueCount(port.name()), port.frameRoom());
         }
         out.println("workers:");
         for (final WorkerConfig worker : forwarder.workers())

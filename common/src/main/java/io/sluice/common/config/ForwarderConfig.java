@@ -31,6 +31,7 @@ import java.util.List;
  * @param connectionTable the per-worker connection table.
  * @param control         the command channel from the controller.
  * @param icmpEcho        how ICMP echo requests to a VIP are answered.
+ * @param icmpTooBig      whether packets too big for the tunnel are answered with ICMP, and how fast.
  */
 public record ForwarderConfig(
     List<String> ealArgs,
@@ -50,7 +51,8 @@ public record ForwarderConfig(
     int maxBackends,
     ConnectionTableConfig connectionTable,
     ControlChannelConfig control,
-    IcmpEchoConfig icmpEcho)
+    IcmpEchoConfig icmpEcho,
+    IcmpTooBigConfig icmpTooBig)
 {
     public static final int DEFAULT_MBUFS_PER_WORKER = 8191;
     public static final int MIN_MBUFS_PER_WORKER = 1023;

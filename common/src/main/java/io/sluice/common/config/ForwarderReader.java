@@ -23,7 +23,7 @@ final class ForwarderReader
     static final String[] KEYS = {
         "eal_args", "ports", "workers", "mbufs_per_worker", "idle_strategy", "counters_dir", "own_mac",
         "next_hop_mac", "tunnel_source_v4", "tunnel_source_v6", "hash_seed", "maglev_table_size", "tunnel_mtu",
-        "max_vips", "max_backends", "connection_table", "control", "icmp_echo"};
+        "max_vips", "max_backends", "connection_table", "control", "icmp_echo", "icmp_too_big"};
 
     /** What DPDK device names look like (net_pcap0, 0000:3b:00.0); RTE_ETH_NAME_MAX_LEN is 64 with the NUL. */
     private static final Pattern DEVICE_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,63}");
@@ -58,15 +58,15 @@ final class ForwarderReader
         }
         final long hashSeed = readHashSeed(forwarder);
         final int maglevTableSize = readMaglevTableSize(forwarder);
-        final int tunnelMtu = forwarder.optionalInt("tunnel_mtu", ForwarderConfig.DEFAULT_TUNNEL_MTU,
-            ForwarderConfig.MIN_TUNNEL_MTU, ForwarderConfig.MAX_TUNNEL_MTU);
+        final int tunnelMtu = readTunnelMtu(forwarder, ports, workers);
         final int maxVips =
             forwarder.optionalInt("max_vips", ForwarderConfig.DEFAULT_MAX_VIPS, 1, ForwarderConfig.MAX_MAX_VIPS);
         final int maxBackends = forwarder.optionalInt(
             "max_backends", ForwarderConfig.DEFAULT_MAX_BACKENDS, 1, ForwarderConfig.MAX_MAX_BACKENDS);
         final ForwarderConfig config = new ForwarderConfig(ealArgs, ports, workers, mbufs, idleStrategy, countersDir,
             ownMac, nextHopMac, tunnelSourceV4, tunnelSourceV6, hashSeed, maglevTableSize, tunnelMtu, maxVips,
-            maxBackends, readConnectionTable(forwarder), readControl(forwarder), readIcmpEcho(forwarder));
+            maxBackends, readConnectionTable(forwarder), readControl(forwarder), readIcmpEcho(forwarder),
+            readIcmpTooBig(forwarder));
         checkSharedFilesFit(forwarder, config);
         return config;
     }
@@ -365,5 +365,61 @@ final class ForwarderReader
         return new IcmpEchoConfig("reply".equals(mode),
             echo.optionalInt("rate", IcmpEchoConfig.DEFAULT_RATE_PER_SECOND, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND),
             echo.optionalInt("burst", IcmpEchoConfig.DEFAULT_BURST, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND));
+    }
+
+    private static IcmpTooBigConfig readIcmpTooBig(final MapReader forwarder) throws ConfigException
+    {
+        final MapReader tooBig = forwarder.optionalMap("icmp_too_big", "mode", "rate", "burst");
+        final String mode = tooBig.optionalString("mode", "send");
+        if (!"send".equals(mode) && !"drop".equals(mode))
+        {
+            throw tooBig.error("mode", "expected send or drop; got \"" + mode + "\"");
+        }
+        return new IcmpTooBigConfig("send".equals(mode),
+            tooBig.optionalInt("rate", IcmpTooBigConfig.DEFAULT_RATE_PER_SECOND, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND),
+            tooBig.optionalInt("burst", IcmpTooBigConfig.DEFAULT_BURST, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND));
+    }
+
+    /**
+     * The tunnel MTU defaults to the smallest MTU of the ports the workers transmit on (every encapsulated packet
+     * that fits it leaves the node; larger ones are answered with ICMP, so the sender adapts). Set explicitly, it may
+     * not exceed any of them: a larger outer packet would leave through a port that cannot send it.
+     */
+    private static int readTunnelMtu(final MapReader forwarder, final List<PortConfig> ports,
+        final List<WorkerConfig> workers) throws ConfigException
+    {
+        int smallest = Integer.MAX_VALUE;
+        int smallestIndex = -1;
+        for (final WorkerConfig worker : workers)
+        {
+            for (int i = 0; i < ports.size(); i++)
+            {
+                if (ports.get(i).name().equals(worker.txPort()) && ports.get(i).mtu() < smallest)
+                {
+                    smallest = ports.get(i).mtu();
+                    smallestIndex = i;
+                }
+            }
+        }
+        final String portField = forwarder.pathOf("ports[" + smallestIndex + "].mtu");
+        if (!forwarder.has("tunnel_mtu"))
+        {
+            if (smallest < ForwarderConfig.MIN_TUNNEL_MTU)
+            {
+                throw forwarder.error("tunnel_mtu", "the default tunnel_mtu is the smallest transmit port MTU, " +
+                    portField + " = " + smallest + ", below the tunnel's minimum of " +
+                    ForwarderConfig.MIN_TUNNEL_MTU + ": raise that port's mtu");
+            }
+            return smallest;
+        }
+        final int tunnelMtu = forwarder.optionalInt("tunnel_mtu", ForwarderConfig.DEFAULT_TUNNEL_MTU,
+            ForwarderConfig.MIN_TUNNEL_MTU, ForwarderConfig.MAX_TUNNEL_MTU);
+        if (tunnelMtu > smallest)
+        {
+            throw forwarder.error("tunnel_mtu", "tunnel_mtu " + tunnelMtu + " is larger than " + portField + " = " +
+                smallest + ", the MTU of a port the workers transmit encapsulated packets on: lower tunnel_mtu to " +
+                "at most " + smallest + " (too-big packets are answered with ICMP) or raise the port's mtu");
+        }
+        return tunnelMtu;
     }
 }

@@ -118,7 +118,7 @@ public final class HostFacts
                 pciPorts.add(port.name());
             }
             final long bytes = (long)forwarder.mbufsPerWorker() * Math.max(1, forwarder.rxQueueCount(port.name())) *
-                MBUF_BYTES;
+                (MBUF_BYTES - PortConfig.STANDARD_FRAME_ROOM + port.frameRoom());
             pools.add(port.name() + ":" + bytes);
             poolBytes += bytes;
         }

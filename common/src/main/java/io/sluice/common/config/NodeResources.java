@@ -51,7 +51,8 @@ public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, l
         long mbufs = 0;
         for (final PortConfig port : forwarder.ports())
         {
-            mbufs += (long)forwarder.mbufsPerWorker() * Math.max(1, forwarder.rxQueueCount(port.name()));
+            mbufs += (long)forwarder.mbufsPerWorker() * Math.max(1, forwarder.rxQueueCount(port.name())) *
+                (MBUF_BYTES - PortConfig.STANDARD_FRAME_ROOM + port.frameRoom());
         }
         final long shared = CountersFileHeader.fileLength((int)Math.min(forwarder.maxCounters(), Integer.MAX_VALUE)) +
             ControlFileDescriptor.fileLength(forwarder.control().ringCapacity(),
@@ -59,7 +60,7 @@ public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, l
         final EalArguments eal = EalArguments.parse(forwarder.ealArgs());
         final long ealBytes = eal.memoryMb() >= 0 ? eal.memoryMb() * MIB :
             eal.noHuge() ? EalArguments.NO_HUGE_DEFAULT_MEMORY_MB * MIB : -1;
-        return new NodeResources(tables, mbufs * MBUF_BYTES, shared, ealBytes, eal.noHuge());
+        return new NodeResources(tables, mbufs, shared, ealBytes, eal.noHuge());
     }
 
     /**
@@ -117,8 +118,8 @@ public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, l
     private ConfigException poolsTooBig(final String file, final String room)
     {
         return new ConfigException(file, "forwarder.mbufs_per_worker", "the mbuf pools need at least " +
-            size(poolBytes) + " (" + poolBytes / MBUF_BYTES + " mbufs of " + MBUF_BYTES + " bytes: mbufs_per_worker " +
-            "x receive queues, per port), more than " + room + ": lower mbufs_per_worker or give EAL more memory");
+            size(poolBytes) + " (mbufs_per_worker x receive queues, per port, " + MBUF_BYTES + " bytes each up to " +
+            "an MTU of 2026, a whole frame more on jumbo ports), more than " + room + ": lower mbufs_per_worker or give EAL more memory");
     }
 
     private void checkRam(final String file, final ForwarderConfig forwarder, final MachineMemory memory)

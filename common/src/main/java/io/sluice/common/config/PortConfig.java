@@ -19,6 +19,10 @@ public record PortConfig(String name, int mtu, int rxRing, int txRing, String ke
     public static final int DEFAULT_RING_SIZE = 1024;
     public static final int MIN_RING_SIZE = 64;
     public static final int MAX_RING_SIZE = 16384;
+    /** The mbuf data room (without headroom) of a port whose frames fit DPDK's customary 2048 bytes. */
+    public static final int STANDARD_FRAME_ROOM = 2048;
+    /** What a frame adds to the MTU: Ethernet header, one 802.1Q tag, CRC. */
+    public static final int FRAME_OVERHEAD = 14 + 4 + 4;
 
     /**
      * Creates a port without a kernel path.
@@ -31,6 +35,18 @@ public record PortConfig(String name, int mtu, int rxRing, int txRing, String ke
     public PortConfig(final String name, final int mtu, final int rxRing, final int txRing)
     {
         this(name, mtu, rxRing, txRing, null);
+    }
+
+    /**
+     * Returns the data room (after the headroom) each of the port's mbufs gets: a whole frame of the MTU, so that a
+     * jumbo frame arrives in one mbuf (the pipeline handles single-segment frames only; a chained one is dropped as
+     * FRAME_CHAINED). 2048 up to an MTU of 2026, then the frame rounded up to a cache line multiple.
+     *
+     * @return bytes.
+     */
+    public int frameRoom()
+    {
+        return Math.max(STANDARD_FRAME_ROOM, (mtu + FRAME_OVERHEAD + 63) & ~63);
     }
 
     /**

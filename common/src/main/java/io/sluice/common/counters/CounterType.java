@@ -63,6 +63,15 @@ public enum CounterType
     /** Echo requests to a VIP left unanswered because the worker's ICMP token bucket was empty. */
     ICMP_RATE_LIMITED(30, Scope.WORKER, Kind.COUNTER, "icmp rate limited", "icmp_rate_limited",
         "icmp_rate_limited_per_s"),
+    /** ICMP fragmentation-needed errors (type 3 code 4) sent for DF packets to a VIP too big for the tunnel. */
+    ICMP_TOO_BIG_SENT_V4(40, Scope.WORKER, Kind.COUNTER, "icmp too big sent v4", "icmp_too_big_sent_v4",
+        "icmp_too_big_sent_v4_per_s"),
+    /** ICMPv6 packet-too-big errors (type 2) sent for IPv6 packets to a VIP too big for the tunnel. */
+    ICMP_TOO_BIG_SENT_V6(41, Scope.WORKER, Kind.COUNTER, "icmp too big sent v6", "icmp_too_big_sent_v6",
+        "icmp_too_big_sent_v6_per_s"),
+    /** Too-big errors not sent because the worker's token bucket was empty (the packets drop as too big). */
+    ICMP_TOO_BIG_SUPPRESSED(42, Scope.WORKER, Kind.COUNTER, "icmp too big suppressed", "icmp_too_big_suppressed",
+        "icmp_too_big_suppressed_per_s"),
 
     VIP_PACKETS(100, Scope.VIP, Kind.COUNTER, "vip packets", "packets", "pps"),
     VIP_BYTES(101, Scope.VIP, Kind.COUNTER, "vip bytes", "bytes", "bytes_per_s"),

@@ -34,9 +34,11 @@ class HostFactsTest
         assertEquals("edge-7", facts.get("node"));
         assertEquals("2 3 1", facts.get("worker_cores"));
         assertEquals("0000:3b:00.0", facts.get("pci_ports"));
-        // 16383 mbufs x 2 rx queues on the NIC, x 1 on the TAP.
-        assertEquals("0000:3b:00.0:" + 16383L * 2 * 2560 + " net_tap0:" + 16383L * 2560, facts.get("pools"));
-        assertEquals(Long.toString(16383L * 3 * 2560), facts.get("pool_bytes"));
+        // 16383 mbufs x 2 rx queues on the NIC, x 1 on the TAP; the NIC's mtu 9000 gives its mbufs a 9024-byte
+        // data room instead of 2048.
+        final long jumbo = 2560 - 2048 + 9024;
+        assertEquals("0000:3b:00.0:" + 16383L * 2 * jumbo + " net_tap0:" + 16383L * 2560, facts.get("pools"));
+        assertEquals(Long.toString(16383L * 2 * jumbo + 16383L * 2560), facts.get("pool_bytes"));
         assertEquals(Long.toString(1024L << 20), facts.get("eal_memory_bytes"));
         assertEquals("false", facts.get("no_huge"));
         assertEquals("0", facts.get("main_lcore"));

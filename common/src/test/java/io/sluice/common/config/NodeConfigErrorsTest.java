@@ -521,4 +521,36 @@ class NodeConfigErrorsTest
             () -> NodeConfig.parse("node.yaml", with("core: 0", "core: 4"), cpuset));
         assertEquals("core 4 does not exist (this machine has cores 0-3)", offline.reason());
     }
+
+    @Test
+    void refusesATunnelMtuLargerThanTheTransmitPortsMtu()
+    {
+        final ConfigException ex = fails(with("  maglev_table_size: 65537\n", "  maglev_table_size: 65537\n" +
+            "  tunnel_mtu: 9000\n"), "forwarder.tunnel_mtu", "larger than forwarder.ports[0].mtu = 1500");
+        assertTrue(ex.getMessage().contains("node.yaml"), ex.getMessage());
+        fails(with("      rx_ring: 1024\n", "      rx_ring: 1024\n      mtu: 1400\n").replace(
+            "  maglev_table_size: 65537\n", "  maglev_table_size: 65537\n  tunnel_mtu: 1500\n"),
+            "forwarder.tunnel_mtu", "tunnel_mtu 1500 is larger than forwarder.ports[0].mtu = 1400");
+    }
+
+    @Test
+    void takesTheTunnelMtuFromTheTransmitPortAndAcceptsItOrLess() throws ConfigException
+    {
+        assertEquals(9000, NodeConfig.parse("node.yaml", with("      rx_ring: 1024\n",
+            "      rx_ring: 1024\n      mtu: 9000\n"), 2).forwarder().tunnelMtu());
+        assertEquals(1400, NodeConfig.parse("node.yaml", with("  maglev_table_size: 65537\n",
+            "  maglev_table_size: 65537\n  tunnel_mtu: 1400\n"), 2).forwarder().tunnelMtu());
+        fails(with("      rx_ring: 1024\n", "      rx_ring: 1024\n      mtu: 500\n"), "forwarder.tunnel_mtu",
+            "below the tunnel's minimum of 576");
+    }
+
+    @Test
+    void readsIcmpTooBigModes() throws ConfigException
+    {
+        final String drop = with("  maglev_table_size: 65537\n",
+            "  maglev_table_size: 65537\n  icmp_too_big: {mode: drop, rate: 20, burst: 5}\n");
+        assertEquals(new IcmpTooBigConfig(false, 20, 5), NodeConfig.parse("node.yaml", drop, 2).forwarder().icmpTooBig());
+        fails(with("  maglev_table_size: 65537\n", "  maglev_table_size: 65537\n  icmp_too_big: {mode: reply}\n"),
+            "forwarder.icmp_too_big.mode", "expected send or drop");
+    }
 }

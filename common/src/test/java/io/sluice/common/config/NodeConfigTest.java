@@ -63,7 +63,7 @@ class NodeConfigTest
         assertEquals(ip("2001:db8::1"), forwarder.tunnelSourceV6());
         assertEquals(0xdeadbeefcafef00dL, forwarder.hashSeed());
         assertEquals(655373, forwarder.maglevTableSize());
-        assertEquals(1500, forwarder.tunnelMtu());
+        assertEquals(1300, forwarder.tunnelMtu());
         assertEquals(8, forwarder.maxVips());
         assertEquals(16, forwarder.maxBackends());
         assertEquals(new ConnectionTableConfig(4096, TimeUnit.HOURS.toNanos(2), TimeUnit.SECONDS.toNanos(45),
@@ -121,13 +121,15 @@ class NodeConfigTest
         assertNull(forwarder.tunnelSourceV6());
         assertEquals(0, forwarder.hashSeed());
         assertEquals(65537, forwarder.maglevTableSize());
-        assertEquals(9000, forwarder.tunnelMtu());
+        // the default: the transmit port's MTU (1500 by default), never more than it can send
+        assertEquals(1500, forwarder.tunnelMtu());
         assertEquals(256, forwarder.maxVips());
         assertEquals(4096, forwarder.maxBackends());
         assertEquals(new ConnectionTableConfig(1 << 20, TimeUnit.SECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(60),
             TimeUnit.SECONDS.toNanos(30)), forwarder.connectionTable());
         assertEquals(65536, forwarder.control().ringCapacity());
         assertEquals(new IcmpEchoConfig(true, 1000, 50), forwarder.icmpEcho());
+        assertEquals(new IcmpTooBigConfig(true, 1000, 50), forwarder.icmpTooBig());
         assertEquals(List.of(), config.vips());
         assertEquals(ControllerConfig.defaults(), config.controller());
         assertFalse(config.controller().hasBgp());

@@ -63,7 +63,7 @@ class NodeResourcesTest
         final ConfigException ex =
             assertThrows(ConfigException.class, () -> NodeResources.check("node.yaml", forwarder(small), ROOMY));
         assertEquals("forwarder.mbufs_per_worker", ex.field());
-        assertTrue(ex.reason().startsWith("the mbuf pools need at least 36 MiB (16382 mbufs of 2304 bytes"),
+        assertTrue(ex.reason().startsWith("the mbuf pools need at least 36 MiB (mbufs_per_worker x receive queues, per port, 2304 bytes"),
             ex.reason());
         assertTrue(ex.reason().contains("more than EAL's 32 MiB"), ex.reason());
         // --no-huge without -m: EAL's 64 MiB
@@ -114,5 +114,18 @@ class NodeResourcesTest
             new MachineMemory(MachineMemory.UNKNOWN, MachineMemory.UNKNOWN, MachineMemory.UNKNOWN);
         NodeResources.check("node.yaml", forwarder(capacity(1L << 30)), unknown);
         NodeResources.check("node.yaml", forwarder(NodeConfigErrorsTest.BASE), unknown);
+    }
+
+    @Test
+    void sizesEachPortsMbufsFromItsMtu() throws ConfigException
+    {
+        assertEquals(2048, new PortConfig("p", 1500, 64, 64).frameRoom());
+        assertEquals(2048, new PortConfig("p", 2026, 64, 64).frameRoom());
+        assertEquals(2112, new PortConfig("p", 2027, 64, 64).frameRoom());
+        assertEquals(9024, new PortConfig("p", 9000, 64, 64).frameRoom(), "9000 + 14 + 4 + 4, rounded up to 64");
+        assertEquals(9664, new PortConfig("p", PortConfig.MAX_MTU, 64, 64).frameRoom());
+        final NodeResources jumbo = NodeResources.of(forwarder(capacity(1L << 10).replace("      rx_ring: 1024\n",
+            "      rx_ring: 1024\n      mtu: 9000\n")));
+        assertEquals(2 * 8191 * (NodeResources.MBUF_BYTES - 2048 + 9024), jumbo.poolBytes());
     }
 }

@@ -32,6 +32,8 @@ class CounterTypeTest
             CounterType.KERNEL_RX_PACKETS, 24, CounterType.KERNEL_RX_DROPS, 25,
             CounterType.CAPTURE_FRAMES, 26, CounterType.CAPTURE_DROPS, 27, CounterType.ICMP_ECHO_REPLIES_V4, 28,
             CounterType.ICMP_ECHO_REPLIES_V6, 29, CounterType.ICMP_RATE_LIMITED, 30,
+            CounterType.ICMP_TOO_BIG_SENT_V4, 40, CounterType.ICMP_TOO_BIG_SENT_V6, 41,
+            CounterType.ICMP_TOO_BIG_SUPPRESSED, 42,
             CounterType.VIP_PACKETS, 100, CounterType.VIP_BYTES, 101,
             CounterType.VIP_MAGLEV_FINGERPRINT, 102,
             CounterType.BACKEND_PACKETS, 110, CounterType.BACKEND_BYTES, 111,

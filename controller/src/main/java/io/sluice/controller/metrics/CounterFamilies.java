@@ -37,7 +37,9 @@ final class CounterFamilies
     // Worker counters that share one family and tell themselves apart by a "type" label.
     private static final Map<CounterType, String> TYPE_LABELS = Map.of(
         CounterType.ICMP_ECHO_REPLIES_V4, "echo_reply_v4",
-        CounterType.ICMP_ECHO_REPLIES_V6, "echo_reply_v6");
+        CounterType.ICMP_ECHO_REPLIES_V6, "echo_reply_v6",
+        CounterType.ICMP_TOO_BIG_SENT_V4, "frag_needed_v4",
+        CounterType.ICMP_TOO_BIG_SENT_V6, "packet_too_big_v6");
 
     private static final Map<CounterType, Spec> SPECS = specs();
 
@@ -231,6 +233,12 @@ final class CounterFamilies
             "ICMP messages the worker generated, by type.", counter, 1);
         put(specs, CounterType.ICMP_RATE_LIMITED, "sluice_worker_icmp_rate_limited_total",
             "ICMP echo requests to a VIP left unanswered by the worker's rate limit.", counter, 1);
+        put(specs, CounterType.ICMP_TOO_BIG_SENT_V4, "sluice_worker_icmp_generated_total",
+            "ICMP messages the worker generated, by type.", counter, 1);
+        put(specs, CounterType.ICMP_TOO_BIG_SENT_V6, "sluice_worker_icmp_generated_total",
+            "ICMP messages the worker generated, by type.", counter, 1);
+        put(specs, CounterType.ICMP_TOO_BIG_SUPPRESSED, "sluice_worker_icmp_too_big_suppressed_total",
+            "Packets too big for the tunnel left without an ICMP error by the worker's rate limit.", counter, 1);
         put(specs, CounterType.DROP_REASON, "sluice_worker_drops_total", "Packets dropped, by reason.", counter, 1);
         put(specs, CounterType.PASS_REASON, "sluice_worker_passes_total", "Packets passed to the kernel, by reason.",
             counter, 1);

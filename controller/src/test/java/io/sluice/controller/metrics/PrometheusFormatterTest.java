@@ -103,6 +103,24 @@ class PrometheusFormatterTest
     }
 
     @Test
+    void rendersTooBigErrorsAsIcmpTypesAndTheirSuppressionOnItsOwn()
+    {
+        writer.set(allocator.workerCounter(CounterType.ICMP_ECHO_REPLIES_V4, 0), 1);
+        writer.set(allocator.workerCounter(CounterType.ICMP_TOO_BIG_SENT_V4, 0), 40);
+        writer.set(allocator.workerCounter(CounterType.ICMP_TOO_BIG_SENT_V6, 1), 6);
+        writer.set(allocator.workerCounter(CounterType.ICMP_TOO_BIG_SUPPRESSED, 1), 2);
+
+        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+
+        assertEquals(1, lines.stream().filter("# TYPE sluice_worker_icmp_generated_total counter"::equals).count(),
+            "one family for every type: " + lines);
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"0\",type=\"frag_needed_v4\"} 40"),
+            lines.toString());
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"1\",type=\"packet_too_big_v6\"} 6"));
+        assertTrue(lines.contains("sluice_worker_icmp_too_big_suppressed_total{worker=\"1\"} 2"));
+    }
+
+    @Test
     void sumsVipAndBackendCountersOverWorkers()
     {
         writer.set(allocator.vipCounter(CounterType.VIP_PACKETS, 0, 0, "web (10.100.0.1:80/tcp)"), 5);

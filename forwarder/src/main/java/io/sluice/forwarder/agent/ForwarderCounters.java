@@ -31,6 +31,7 @@ public final class ForwarderCounters
         CounterType.KERNEL_TX_PACKETS, CounterType.KERNEL_TX_DROPS, CounterType.KERNEL_RX_PACKETS,
         CounterType.KERNEL_RX_DROPS, CounterType.CAPTURE_FRAMES, CounterType.CAPTURE_DROPS,
         CounterType.ICMP_ECHO_REPLIES_V4, CounterType.ICMP_ECHO_REPLIES_V6, CounterType.ICMP_RATE_LIMITED,
+        CounterType.ICMP_TOO_BIG_SENT_V4, CounterType.ICMP_TOO_BIG_SENT_V6, CounterType.ICMP_TOO_BIG_SUPPRESSED,
     };
 
     private final CounterAllocator allocator;
@@ -254,7 +255,10 @@ public final class ForwarderCounters
         writer.set(ids[t++], io.captureDrops());
         writer.set(ids[t++], counters.icmpEchoRepliesV4());
         writer.set(ids[t++], counters.icmpEchoRepliesV6());
-        writer.set(ids[t], counters.dropped(DropReason.ICMP_RATE_LIMITED));
+        writer.set(ids[t++], counters.dropped(DropReason.ICMP_RATE_LIMITED));
+        writer.set(ids[t++], counters.icmpTooBigSentV4());
+        writer.set(ids[t++], counters.icmpTooBigSentV6());
+        writer.set(ids[t], counters.icmpTooBigSuppressed());
 
         final int[] drops = dropIds[worker];
         for (int r = 0; r < drops.length; r++)

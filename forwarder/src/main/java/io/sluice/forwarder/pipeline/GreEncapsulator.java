@@ -189,6 +189,18 @@ public final class GreEncapsulator
         return start;
     }
 
+    /**
+     * Returns the largest inner packet the tunnel carries to a backend of a family: the tunnel MTU minus the outer
+     * IP and GRE headers (the next-hop MTU of the ICMP errors for packets that do not fit).
+     *
+     * @param backendIpv6 whether the backend is reached over IPv6.
+     * @return bytes.
+     */
+    public int innerMtu(final boolean backendIpv6)
+    {
+        return tunnelMtu - (backendIpv6 ? Ipv6Header.LENGTH : Ipv4Header.MIN_LENGTH) - GreHeader.LENGTH;
+    }
+
     // 0 when an outer header of this family can be written: a tunnel source, headroom from frame offset start, and an
     // outer IP packet within the tunnel MTU; else the failure for the first that is missing.
     private int checkFit(final boolean hasSource, final int start, final int outerIpLength)

@@ -92,7 +92,7 @@ public final class IcmpEchoResponder
         return ~sum & 0xFFFF;
     }
 
-    private static boolean isBadSourceV4(final MutableDirectBuffer buffer, final int ip)
+    static boolean isBadSourceV4(final MutableDirectBuffer buffer, final int ip)
     {
         final int source = buffer.getInt(ip + Ipv4Header.SOURCE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN);
         final int first = source >>> 24;
@@ -100,7 +100,7 @@ public final class IcmpEchoResponder
         return first == 0 || first >= 224;
     }
 
-    private static boolean isBadSourceV6(final MutableDirectBuffer buffer, final int ip)
+    static boolean isBadSourceV6(final MutableDirectBuffer buffer, final int ip)
     {
         final int source = ip + Ipv6Header.SOURCE_FIELD_OFFSET;
         if ((buffer.getByte(source) & 0xFF) == 0xFF)
@@ -158,7 +158,7 @@ public final class IcmpEchoResponder
     }
 
     // Writes the Ethernet header (MACs swapped, any VLAN tag kept) in front of the new IP header.
-    private static int moveEthernet(final MutableDirectBuffer buffer, final int frame, final int ip, final int newIp)
+    static int moveEthernet(final MutableDirectBuffer buffer, final int frame, final int ip, final int newIp)
     {
         final int l2 = ip - frame;
         final int at = newIp - l2;

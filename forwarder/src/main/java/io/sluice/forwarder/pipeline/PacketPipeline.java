@@ -25,6 +25,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * destination-options and fragment headers walked). TCP and UDP flows key on the 5-tuple; fragments on the
  * 3-tuple so every fragment of a datagram meets the same backend (Maglev §4.3); ICMP destination-unreachable and
  * packet-too-big errors key on the flow they quote, reversed, so they reach the backend that owns the connection.
+ * A packet too big for the tunnel may be answered with ICMP ({@link IcmpTooBigResponder}), off the common path.
  */
 public final class PacketPipeline
 {
@@ -44,6 +45,7 @@ public final class PacketPipeline
     private static final int TOS_SHIFT = 16;
     private static final int VIP_MASK = 0xFFFF;
     private static final int IPV6_PACKET = 0x100;
+    private static final int TOO_BIG = -1 - DropReason.ENCAPSULATED_TOO_BIG.ordinal();
 
     private final FlowKey[] keys = new FlowKey[FrameBurst.MAX_BURST];
     private final GreEncapsulator encapsulator;
@@ -56,6 +58,8 @@ public final class PacketPipeline
     private long nowNs;
     // answers echo requests to VIPs; null: they are passed to the kernel
     private IcmpEchoResponder echoResponder;
+    // answers packets too big for the tunnel with ICMP; null: they are dropped as ENCAPSULATED_TOO_BIG
+    private IcmpTooBigResponder tooBigResponder;
     private int echoIcmpOffset;
 
     // What classifying each frame of the burst found (indexed by burst slot), for the forwarding pass.
@@ -133,6 +137,20 @@ public final class PacketPipeline
     }
 
     /**
+     * Makes the pipeline answer packets to a VIP that would exceed the tunnel MTU once encapsulated with ICMP
+     * fragmentation-needed or packet-too-big (verdict {@link Verdict#REPLY}) instead of only dropping them. Set
+     * before the first frame; the worker sends the errors out of the receive port.
+     *
+     * @param responder the worker's responder (with its rate limit), or null to drop such packets.
+     * @return this.
+     */
+    public PacketPipeline tooBigResponder(final IcmpTooBigResponder responder)
+    {
+        this.tooBigResponder = responder;
+        return this;
+    }
+
+    /**
      * Starts a burst: takes the clock reading for the burst and picks up a newly published snapshot.
      *
      * @param nowNs the time for every frame of the burst.
@@ -201,7 +219,7 @@ public final class PacketPipeline
         for (int i = 0; i < n; i++)
         {
             final int classified = slotClass[i];
-            final int verdict = classified == MATCHED ? forward(i, buffers[i], lengths[i]) :
+            final int verdict = classified == MATCHED ? forward(i, buffers[i], offsets[i], lengths[i]) :
                 classified == ECHO_REQUEST ? echo(i, buffers[i], offsets[i]) : unmatched(classified);
             verdicts[i] = verdict;
             if (verdict == Verdict.FORWARD)
@@ -242,7 +260,7 @@ public final class PacketPipeline
         {
             return classified == ECHO_REQUEST ? echo(0, buffer, offset) : unmatched(classified);
         }
-        final int verdict = forward(0, buffer, length);
+        final int verdict = forward(0, buffer, offset, length);
         if (verdict == Verdict.FORWARD)
         {
             counters.verdicts[Verdict.FORWARD]++;
@@ -316,7 +334,7 @@ public final class PacketPipeline
     }
 
     // Chooses the backend of the frame classified into burst slot {@code slot} and encapsulates it.
-    private int forward(final int slot, final MutableDirectBuffer buffer, final int length)
+    private int forward(final int slot, final MutableDirectBuffer buffer, final int frameOffset, final int length)
     {
         final int vipTos = slotVipTos[slot];
         final int vip = vipTos & VIP_MASK;
@@ -331,12 +349,15 @@ public final class PacketPipeline
         final int innerOffset = (int)span;
         final int innerEnd = (int)(span >>> 32);
         final int tos = vipTos >>> TOS_SHIFT;
+        final boolean backendIpv6 = snapshot.isBackendIpv6(chosen);
         final int start = encapsulator.encapsulate(buffer, innerOffset, innerEnd - innerOffset,
-            (tos & IPV6_PACKET) != 0, tos & 0xFF, hash, snapshot.isBackendIpv6(chosen),
+            (tos & IPV6_PACKET) != 0, tos & 0xFF, hash, backendIpv6,
             snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
         if (start < 0)
         {
-            return drop(-1 - start);
+            return start == TOO_BIG && tooBigResponder != null ?
+                tooBig(buffer, frameOffset, innerOffset, innerEnd, (tos & IPV6_PACKET) != 0, backendIpv6) :
+                drop(-1 - start);
         }
         outOffset = start;
         outLength = innerEnd - start;
@@ -348,6 +369,35 @@ public final class PacketPipeline
         counters.backendPackets[chosen]++;
         counters.backendBytes[chosen] += length;
         return Verdict.FORWARD;
+    }
+
+    // Turns a packet the tunnel cannot carry into the ICMP error for its sender (IcmpTooBigResponder), or drops it.
+    private int tooBig(final MutableDirectBuffer buffer, final int frameOffset, final int ip, final int ipEnd,
+        final boolean ipv6, final boolean backendIpv6)
+    {
+        final IcmpTooBigResponder responder = tooBigResponder;
+        final int start = responder.reply(buffer, frameOffset, ip, ipEnd, ipv6, encapsulator.innerMtu(backendIpv6),
+            nowNs);
+        if (start < 0)
+        {
+            if (start == IcmpTooBigResponder.RATE_LIMITED)
+            {
+                counters.icmpTooBigSuppressed++;
+            }
+            return drop(DropReason.ENCAPSULATED_TOO_BIG.ordinal());
+        }
+        outOffset = start;
+        outLength = responder.replyEnd() - start;
+        counters.verdicts[Verdict.REPLY]++;
+        if (ipv6)
+        {
+            counters.icmpTooBigSentV6++;
+        }
+        else
+        {
+            counters.icmpTooBigSentV4++;
+        }
+        return Verdict.REPLY;
     }
 
     private int selectBackend(final FlowKey key, final int vip, final long hash)

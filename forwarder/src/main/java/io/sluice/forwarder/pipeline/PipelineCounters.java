@@ -21,6 +21,9 @@ public final class PipelineCounters
     long connectionRebinds;
     long icmpEchoRepliesV4;
     long icmpEchoRepliesV6;
+    long icmpTooBigSentV4;
+    long icmpTooBigSentV6;
+    long icmpTooBigSuppressed;
 
     /**
      * Creates zeroed counters.
@@ -211,5 +214,36 @@ public final class PipelineCounters
     public long icmpEchoRepliesV6()
     {
         return icmpEchoRepliesV6;
+    }
+
+    /**
+     * Returns ICMP fragmentation-needed errors sent for IPv4 packets too big for the tunnel.
+     *
+     * @return errors sent.
+     */
+    public long icmpTooBigSentV4()
+    {
+        return icmpTooBigSentV4;
+    }
+
+    /**
+     * Returns ICMPv6 packet-too-big errors sent for IPv6 packets too big for the tunnel.
+     *
+     * @return errors sent.
+     */
+    public long icmpTooBigSentV6()
+    {
+        return icmpTooBigSentV6;
+    }
+
+    /**
+     * Returns packets too big for the tunnel that would have been answered with ICMP but met an empty token bucket
+     * (dropped as ENCAPSULATED_TOO_BIG).
+     *
+     * @return errors not sent.
+     */
+    public long icmpTooBigSuppressed()
+    {
+        return icmpTooBigSuppressed;
     }
 }

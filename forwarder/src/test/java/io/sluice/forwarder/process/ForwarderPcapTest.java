@@ -79,7 +79,11 @@ class ForwarderPcapTest
         final NodeSpec spec = TrafficMix.services(NodeSpec.create(dir)).echoToKernel()
             .vdev("net_pcap0,rx_pcap=" + in + ",tx_pcap=" + out).port("net_pcap0").worker(1, "net_pcap0", "net_pcap0");
         final ReferenceWorker reference = ReferenceWorker.forNode(spec).process(input);
-        assertEquals(0, reference.counters().verdict(Verdict.REPLY), "the reference passes them too");
+        // Its only replies are the two too-big errors of the mix (icmp_too_big is independent of icmp_echo).
+        assertEquals(0, reference.counters().icmpEchoRepliesV4() + reference.counters().icmpEchoRepliesV6(),
+            "the reference passes them too");
+        assertEquals(reference.counters().icmpTooBigSentV4() + reference.counters().icmpTooBigSentV6(),
+            reference.counters().verdict(Verdict.REPLY));
 
         final ForwarderProcess forwarder = forwarders.start(spec, dir);
         awaitProcessed(forwarder, input.size(), reference.output().size());
@@ -138,7 +142,9 @@ class ForwarderPcapTest
                     values.worker(CounterType.FORWARDED, worker) + values.worker(CounterType.PASSED, worker) +
                     values.worker(CounterType.DROPPED, worker) +
                     values.worker(CounterType.ICMP_ECHO_REPLIES_V4, worker) +
-                    values.worker(CounterType.ICMP_ECHO_REPLIES_V6, worker) == frames &&
+                    values.worker(CounterType.ICMP_ECHO_REPLIES_V6, worker) +
+                    values.worker(CounterType.ICMP_TOO_BIG_SENT_V4, worker) +
+                    values.worker(CounterType.ICMP_TOO_BIG_SENT_V6, worker) == frames &&
                     values.worker(CounterType.TX_PACKETS, worker) == forwarded;
             });
         }
@@ -173,12 +179,55 @@ class ForwarderPcapTest
         assertEquals(2, run.values().reason(CounterType.DROP_REASON, DropReason.FRAME_CHAINED.ordinal()),
             "FRAME_CHAINED drops\n" + run.values());
         assertEquals(2, run.values().sum(CounterType.DROPPED), "drops");
-        assertEquals(run.input().size() - 2, run.values().sum(CounterType.FORWARDED), "forwarded");
+        // The 2048-byte frame is too big for the 1500-byte tunnel and has DF: answered with ICMP, not chained.
+        assertEquals(1, run.values().sum(CounterType.ICMP_TOO_BIG_SENT_V4), "too big, answered");
+        assertEquals(run.input().size() - 3, run.values().sum(CounterType.FORWARDED), "forwarded");
         ReferenceComparison.assertOutputMatches("chainedFrameIsDroppedAndCounted", run.out(), run.input(),
             run.reference());
         // RX bytes of chained frames: rxBytesCountWholeChainedFrames.
         ReferenceComparison.assertCountersMatch("chainedFrameIsDroppedAndCounted", run.values(), ALL_WORKERS,
             run.reference(), run.spec(), Set.of(CounterType.RX_BYTES));
+    }
+
+    /**
+     * A port with mtu 9000 gets mbufs that hold a whole 9022-byte frame: jumbo frames arrive in one mbuf (no
+     * FRAME_CHAINED), the largest that fits the 9000-byte tunnel is forwarded, a larger one with DF is answered with
+     * ICMP fragmentation needed (MTU 8976), byte for byte as the reference.
+     */
+    @Test
+    void forwardsJumboFramesWithMtu9000() throws IOException
+    {
+        final List<byte[]> input = new ArrayList<>();
+        for (int i = 0; i < 10; i++)
+        {
+            input.add(webFrame("203.0.113." + (i + 1), 40_000 + i, 100 + 10 * i));
+        }
+        // 14 + 20 + 20 + payload: an inner packet of 8976 bytes is an outer one of exactly 9000
+        input.add(3, webFrame("198.51.100.7", 41_000, 8976 - 40));
+        input.add(6, packet().ethernet(NodeSpec.mac(TrafficMix.OWN_MAC), TrafficMix.ROUTER_MAC)
+            .ipv4("198.51.100.8", TrafficMix.WEB_V4).dontFragment().tcp(41_001, 80).payload(9000 - 40).build());
+        final Path in = dir.resolve("in.pcap");
+        final Path out = dir.resolve("out.pcap");
+        PcapWriter.write(in, input);
+        final NodeSpec spec = NodeSpec.create(dir).jumbo(9000)
+            .vip(TrafficMix.WEB_V4, 80, "tcp", backend("10.1.0.1", 1), backend("10.1.0.2", 1))
+            .vdev("net_pcap0,rx_pcap=" + in + ",tx_pcap=" + out).port("net_pcap0").worker(1, "net_pcap0", "net_pcap0");
+        assertEquals(9024, spec.frameRoom());
+        final ReferenceWorker reference = ReferenceWorker.forNode(spec).process(input);
+        assertEquals(0, reference.counters().dropped(DropReason.FRAME_CHAINED));
+        assertEquals(1, reference.counters().icmpTooBigSentV4());
+        assertEquals(input.size(), reference.output().size());
+
+        final ForwarderProcess forwarder = forwarders.start(spec, dir);
+        awaitProcessed(forwarder, input.size(), reference.output().size());
+        final CounterValues values = forwarder.values();
+        forwarder.stop();
+        assertEquals(0, values.reason(CounterType.DROP_REASON, DropReason.FRAME_CHAINED.ordinal()), "chained\n" + values);
+        assertEquals(input.size() - 1, values.sum(CounterType.FORWARDED), "forwarded");
+        assertEquals(1, values.sum(CounterType.ICMP_TOO_BIG_SENT_V4), "too big, answered");
+        ReferenceComparison.assertOutputMatches("forwardsJumboFramesWithMtu9000", out, input, reference);
+        ReferenceComparison.assertCountersMatch("forwardsJumboFramesWithMtu9000", values, ALL_WORKERS, reference,
+            spec, Set.of());
     }
 
     /**
@@ -205,8 +254,9 @@ class ForwarderPcapTest
     }
 
     /**
-     * Forwards 20 small frames and, in between, the largest frame that fits the mbuf data room (2048 bytes) and two
-     * that do not (2049 and 3000 bytes: net_pcap delivers them as chained mbufs).
+     * Forwards 20 small frames and, in between, the largest frame that fits the mbuf data room (2048 bytes at the
+     * default mtu 1500; too big for the tunnel, with DF, so answered with ICMP) and two that do not (2049 and 3000
+     * bytes: net_pcap delivers them as chained mbufs).
      */
     private ChainedRun runChainedFrames() throws IOException
     {
@@ -215,7 +265,9 @@ class ForwarderPcapTest
         {
             input.add(webFrame("203.0.113." + (i + 1), 40_000 + i, 100 + 10 * i));
         }
-        input.add(5, webFrame("198.51.100.7", 41_000, ReferenceWorker.MBUF_DATA_ROOM - 54));
+        input.add(5, packet().ethernet(NodeSpec.mac(TrafficMix.OWN_MAC), TrafficMix.ROUTER_MAC)
+            .ipv4("198.51.100.7", TrafficMix.WEB_V4).dontFragment().tcp(41_000, 80)
+            .payload(ReferenceWorker.MBUF_DATA_ROOM - 54).build());
         input.add(10, webFrame("198.51.100.8", 41_001, ReferenceWorker.MBUF_DATA_ROOM + 1 - 54));
         input.add(15, webFrame("198.51.100.9", 41_002, 3000 - 54));
         assertEquals(ReferenceWorker.MBUF_DATA_ROOM, input.get(5).length);
@@ -256,7 +308,8 @@ class ForwarderPcapTest
             return values.sum(CounterType.RX_PACKETS) == frames &&
                 values.sum(CounterType.FORWARDED) + values.sum(CounterType.PASSED) +
                 values.sum(CounterType.DROPPED) + values.sum(CounterType.ICMP_ECHO_REPLIES_V4) +
-                values.sum(CounterType.ICMP_ECHO_REPLIES_V6) == frames &&
+                values.sum(CounterType.ICMP_ECHO_REPLIES_V6) + values.sum(CounterType.ICMP_TOO_BIG_SENT_V4) +
+                values.sum(CounterType.ICMP_TOO_BIG_SENT_V6) == frames &&
                 values.sum(CounterType.TX_PACKETS) == forwarded &&
                 values.sum(CounterType.PORT_RX_PACKETS) == frames &&
                 values.sum(CounterType.PORT_TX_PACKETS) == forwarded;
@@ -289,6 +342,8 @@ class ForwarderPcapTest
             DropReason.NO_TUNNEL_SOURCE, DropReason.ICMP_RATE_LIMITED)), claimed, "drop reasons the mix provokes");
         assertTrue(reference.counters().icmpEchoRepliesV4() > 0 && reference.counters().icmpEchoRepliesV6() > 0,
             "echo requests to VIPs answered");
+        assertTrue(reference.counters().icmpTooBigSentV4() > 0 && reference.counters().icmpTooBigSentV6() > 0,
+            "packets too big for the tunnel answered");
         for (final PassReason reason : PassReason.values())
         {
             assertTrue(reference.counters().passed(reason) > 0, "no frame passed for " + reason);

@@ -1,6 +1,7 @@
 package io.sluice.forwarder.process;
 
 import io.sluice.common.Vip;
+import io.sluice.common.config.PortConfig;
 import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 
@@ -63,7 +64,9 @@ final class NodeSpec
     private String tunnelSourceV6 = "fd00:5::1";
     private long hashSeed = 0x5EED_F00DL;
     private int maglevTableSize = 65_537;
-    private int tunnelMtu = 9000;
+    private int tunnelMtu = 1500;
+    // 0: the ports' mtu is not written (1500)
+    private int portMtu;
     private int maxVips = 16;
     private int maxBackends = 64;
     private long connectionTableCapacity = 1 << 16;
@@ -93,6 +96,24 @@ final class NodeSpec
     {
         ealArgs.add(arg);
         return this;
+    }
+
+    /**
+     * Sets every port's mtu and the tunnel MTU to it (jumbo frames: the mbufs' data room follows the mtu).
+     */
+    NodeSpec jumbo(final int mtu)
+    {
+        portMtu = mtu;
+        tunnelMtu = mtu;
+        return this;
+    }
+
+    /**
+     * Returns the mbuf data room of the ports, as the forwarder sizes it from their mtu.
+     */
+    int frameRoom()
+    {
+        return new PortConfig("p", portMtu == 0 ? PortConfig.DEFAULT_MTU : portMtu, 64, 64).frameRoom();
     }
 
     NodeSpec port(final String portName)
@@ -244,7 +265,8 @@ final class NodeSpec
             yaml.append(i == 0 ? "" : ", ").append(quote(ealArgs.get(i)));
         }
         yaml.append("]\n  ports:\n");
-        ports.forEach(port -> yaml.append("    - name: ").append(port).append('\n'));
+        ports.forEach(port -> yaml.append("    - name: ").append(port).append('\n')
+            .append(portMtu == 0 ? "" : "      mtu: " + portMtu + "\n"));
         yaml.append("  workers:\n");
         for (final WorkerSpec worker : workers)
         {

@@ -116,6 +116,12 @@ final class ReferenceComparison
             workerValue(values, CounterType.ICMP_ECHO_REPLIES_V6, worker));
         compare(differences, "icmp rate limited", counters.dropped(DropReason.ICMP_RATE_LIMITED),
             workerValue(values, CounterType.ICMP_RATE_LIMITED, worker));
+        compare(differences, "icmp too big sent v4", counters.icmpTooBigSentV4(),
+            workerValue(values, CounterType.ICMP_TOO_BIG_SENT_V4, worker));
+        compare(differences, "icmp too big sent v6", counters.icmpTooBigSentV6(),
+            workerValue(values, CounterType.ICMP_TOO_BIG_SENT_V6, worker));
+        compare(differences, "icmp too big suppressed", counters.icmpTooBigSuppressed(),
+            workerValue(values, CounterType.ICMP_TOO_BIG_SUPPRESSED, worker));
         for (final DropReason reason : DropReason.values())
         {
             compare(differences, "drop " + reason, counters.dropped(reason),

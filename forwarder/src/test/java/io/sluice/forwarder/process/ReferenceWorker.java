@@ -4,7 +4,9 @@ import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.DropReason;
 import io.sluice.common.config.IcmpEchoConfig;
+import io.sluice.common.config.IcmpTooBigConfig;
 import io.sluice.forwarder.pipeline.IcmpEchoResponder;
+import io.sluice.forwarder.pipeline.IcmpTooBigResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
@@ -46,6 +48,7 @@ final class ReferenceWorker
     private long rxPackets;
     private long rxBytes;
     private long txBytes;
+    private int dataRoom = MBUF_DATA_ROOM;
 
     ReferenceWorker(final PipelineConfig config, final SnapshotPublisher publisher, final boolean echoReplies)
     {
@@ -60,6 +63,9 @@ final class ReferenceWorker
             pipeline.echoResponder(new IcmpEchoResponder(IcmpEchoConfig.DEFAULT_RATE_PER_SECOND,
                 IcmpEchoConfig.DEFAULT_BURST));
         }
+        // The forwarder's default icmp_too_big: send, 1000/s, burst 50.
+        pipeline.tooBigResponder(new IcmpTooBigResponder(IcmpTooBigConfig.DEFAULT_RATE_PER_SECOND,
+            IcmpTooBigConfig.DEFAULT_BURST));
     }
 
     /**
@@ -67,8 +73,10 @@ final class ReferenceWorker
      */
     static ReferenceWorker forNode(final NodeSpec spec)
     {
-        return new ReferenceWorker(spec.pipelineConfig(), new SnapshotPublisher(spec.newState().snapshot()),
-            spec.echoReplies());
+        final ReferenceWorker worker = new ReferenceWorker(spec.pipelineConfig(),
+            new SnapshotPublisher(spec.newState().snapshot()), spec.echoReplies());
+        worker.dataRoom = spec.frameRoom();
+        return worker;
     }
 
     /**
@@ -87,7 +95,7 @@ final class ReferenceWorker
     {
         final int index = verdicts.size();
         rxPackets++;
-        if (frame.length > MBUF_DATA_ROOM)
+        if (frame.length > dataRoom)
         {
             rxBytes += frame.length;
             counters.recordDrop(DropReason.FRAME_CHAINED);
@@ -96,7 +104,7 @@ final class ReferenceWorker
             return;
         }
         rxBytes += frame.length;
-        final UnsafeBuffer mbuf = OffHeapFrames.allocate(MBUF_HEADROOM + MBUF_DATA_ROOM);
+        final UnsafeBuffer mbuf = OffHeapFrames.allocate(MBUF_HEADROOM + dataRoom);
         mbuf.putBytes(MBUF_HEADROOM, frame);
         pipeline.beginBurst(NOW_NS);
         final int verdict = pipeline.process(mbuf, MBUF_HEADROOM, frame.length);

@@ -255,7 +255,10 @@ final class TrafficMix
         {
             drop(DropReason.ENCAPSULATED_TOO_BIG, v4(clientV4(i), WEB_V4).tcp(41_000 + i, 80).payload(1460).build());
         }
-        drop(DropReason.ENCAPSULATED_TOO_BIG, v6(clientV6(3), VIP_V6).tcp(51_000, 443).payload(1440).build());
+        // With DF, and in IPv6, too big means an ICMP error back to the client (IcmpTooBigTest has the bytes).
+        add("IPv4 with DF too big for the tunnel", v4(clientV4(3), WEB_V4).dontFragment().tcp(41_010, 80)
+            .payload(1460).build(), -1);
+        add("IPv6 too big for the tunnel", v6(clientV6(3), VIP_V6).tcp(51_000, 443).payload(1440).build(), -1);
         drop(DropReason.NO_BACKEND, v4(clientV4(4), EMPTY_V4).tcp(42_000, 80).tcpFlags(TCP_SYN).build());
         drop(DropReason.NO_BACKEND, v4(clientV4(5), EMPTY_V4).tcp(42_001, 80).tcpFlags(TCP_SYN).build());
     }
