@@ -808,25 +808,90 @@ drill_forwarder_resync() {
 
 state_version() { jq -r '.process.forwarding_state_version // -1' "$1" 2>/dev/null || echo -1; }
 
+# flap_checks LB on|off: the web VIP's health check for the flap drill, applied with `sluice reload`. The demo's
+# checks run every 1 s: a backend toggled every 500 ms is a square wave of period 1 s, so each check lands in the
+# same phase and sees no flap at all. For the drill the web VIP checks every 250 ms (about 2 checks per half
+# period, rise and fall 2 as before; a timeout of 240 ms, as long as the interval allows: shorter ones failed the
+# healthy backends' checks on this loaded 2-core machine), then the file goes back as it was.
+flap_checks() {
+    local lb=$1 file=$WORK/$1.yaml
+    if [[ $2 == on ]]; then
+        cp "$file" "$WORK/$lb.yaml.before-flap"
+        awk '{ print } /^  - name: web$/ { web = 1 }
+             web && /^    protocol: tcp$/ { print "    health_check: {interval: 250ms, timeout: 240ms}"; web = 0 }' \
+            "$WORK/$lb.yaml.before-flap" >"$file"
+        grep -q "interval: 250ms" "$file" || { echo "demo: no web VIP in $file for the flap checks" >&2; return 1; }
+    else
+        cp "$WORK/$lb.yaml.before-flap" "$file"
+    fi
+    ip netns exec "$(ns_of "$lb")" "$SLUICE" reload --config "$file" >>"$WORK/reload.log" 2>&1
+}
+
+# flap_sample LB: one line "LB ms fingerprints healthy held_down flaps eligible": every VIP's Maglev fingerprint
+# (VIP_MAGLEV_FINGERPRINT, from the controller's /metrics: label=value;...) and be2's state in VIP web (status).
+flap_sample() {
+    local lb=$1 ns ms fps st
+    ns=$(ns_of "$lb")
+    ms=$(date +%s%3N)
+    fps=$(ip netns exec "$ns" curl -sf --max-time 1 "http://127.0.0.1:9100/metrics" 2>/dev/null |
+        awk '/^sluice_vip_maglev_fingerprint\{/ { sub(/^sluice_vip_maglev_fingerprint/, ""); printf "%s=%s;", $1, $2 }')
+    st=$(status_json "$lb" 2>/dev/null | jq -r '.vips[] | select(.name == "web") | .backends[] |
+        select(.name == "be2") | "\(.healthy) \(.held_down) \(.flaps) \(.eligible)"' 2>/dev/null || true)
+    echo "$lb $ms ${fps:-none} ${st:-none none none none}"
+}
+
+# flap_sampler STOP OUT: both nodes' samples every 250 ms until the STOP file exists (bounded: at most 120 s).
+flap_sampler() {
+    local stop=$1 out=$2 i lb
+    for ((i = 0; i < 480; i++)); do
+        [[ -e $stop ]] && break
+        for lb in "${LB_NAMES[@]}"; do
+            flap_sample "$lb" >>"$out"
+        done
+        sleep 0.25
+    done
+}
+
 drill_backend_flap() {
     PHASE="backend flap"
     section "Drill 9: backend be2 flapping (its /healthz toggled every 500 ms for 20 s) under 24 long-lived connections"
-    local lb i toggles=0 log_from=()
+    local lb i toggles=0 log_from=() t_flap t_end
+    for lb in "${LB_NAMES[@]}"; do
+        flap_checks "$lb" on
+    done
+    for lb in "${LB_NAMES[@]}"; do
+        wait_for 10 "$lb to check be2 every 250 ms" backend_is "$lb" web be2 eligible true
+    done
+    sleep 1 # a few 250 ms checks of every backend before the flapping
+    say "web VIP's checks every 250 ms (rise 2, fall 2) on both nodes, reloaded: they can see a 500 ms flap"
     hold_start hold9 --connections 24
     for lb in "${LB_NAMES[@]}"; do
         stats_json "$lb" >"$WORK/drill9-before.$lb.json"
         log_from+=("$(wc -l <"$WORK/ctl-$lb.log")")
     done
+    rm -f "$WORK/drill9.stop"
+    : >"$WORK/drill9-samples.txt"
+    flap_sampler "$WORK/drill9.stop" "$WORK/drill9-samples.txt" &
+    PIDS[flap-sampler]=$!
+    t_flap=$(date +%s%3N)
     for ((i = 0; i < 40; i++)); do
         if [[ -e $WORK/be2.fail ]]; then rm -f "$WORK/be2.fail"; else touch "$WORK/be2.fail"; fi
         toggles=$((toggles + 1))
         sleep 0.5
     done
     rm -f "$WORK/be2.fail"
+    t_end=$(date +%s%3N)
+    say "be2 flapped $toggles times; healthy again from now on (flap damping may still hold it down)"
+    sleep 3 # samples after the flapping: a hold-down outlasts it
     for lb in "${LB_NAMES[@]}"; do
         stats_json "$lb" >"$WORK/drill9-after.$lb.json"
     done
-    say "be2 flapped $toggles times; healthy again from now on"
+    touch "$WORK/drill9.stop"
+    wait "${PIDS[flap-sampler]}" 2>/dev/null || true
+    unset "PIDS[flap-sampler]"
+    for lb in "${LB_NAMES[@]}"; do
+        flap_checks "$lb" off
+    done
     for lb in "${LB_NAMES[@]}"; do
         wait_for 40 "$lb to take be2 back (after any hold-down)" backend_is "$lb" web be2 eligible true
     done
@@ -840,7 +905,7 @@ drill_backend_flap() {
         index=$((index + 1))
     done
     report backend-flap --backend be2 --toggles "$toggles" --nodes "$WORK/drill9-nodes.txt" --hold "$WORK/hold9.json" \
-        --result "$RESULTS/24-backend-flap.json"
+        --samples "$WORK/drill9-samples.txt" --window "$t_flap $t_end" --result "$RESULTS/24-backend-flap.json"
     check_result 24-backend-flap
 }
 

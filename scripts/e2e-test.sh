@@ -202,6 +202,12 @@ check "the Maglev tables did not follow every flap" \
     '.drills.backend_flap as $f | $f.toggles >= 40 and ([$f.per_node[] | .state_versions >= 0 and .state_versions <= $f.toggles / 4] | all) and ($f.per_node | length) == 2'
 check "connections to the other backends untouched" \
     '.drills.backend_flap.long_lived_on_other_backends > 0 and .drills.backend_flap.broken_on_other_backends == 0 and .drills.backend_flap.changed_on_other_backends == 0'
+value "per node: damping triggers, held-down samples / s, Maglev fingerprint changes (while held)" \
+    '.drills.backend_flap.per_node | map_values([.damping_triggers, .held_down_samples, .held_down_s, .maglev_fingerprint_changes, .fingerprint_changes_while_held_down])'
+check "the checks saw the flapping: flap damping held the backend down on both nodes" \
+    '.drills.backend_flap.damped_on_every_node == true and ([.drills.backend_flap.per_node[] | .hold_downs >= 1 and .held_down_samples > 0] | all)'
+check "the VIP's Maglev fingerprint changed, but at most toggles/4 times and never while held down" \
+    '.drills.backend_flap as $f | ([$f.per_node[] | .maglev_fingerprint_changes >= 1 and .maglev_fingerprint_changes <= $f.toggles / 4 and .fingerprint_changes_while_held_down == 0] | all) and ($f.per_node | length) == 2'
 check "drill outcome ok" '.drills.backend_flap.ok == true'
 
 echo "metrics: a real Prometheus scrapes both controllers (deploy/prometheus, deploy/grafana)"

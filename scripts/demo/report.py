@@ -760,11 +760,56 @@ def cmd_forwarder_resync(args):
     write(result, args.result)
 
 
+def flap_samples(path, window):
+    """Per node, the drill's samples (ms, web VIP's Maglev fingerprint, be2 healthy, held_down, flaps, eligible)
+    from flap_sample lines, within [flap start, end of the samples]."""
+    start = int(window.split()[0])
+    nodes = {}
+    try:
+        with open(path) as f:
+            for text in f:
+                parts = text.split()
+                if len(parts) != 7 or int(parts[1]) < start:
+                    continue
+                fingerprints = dict(kv.rsplit("=", 1) for kv in parts[2].split(";") if "=" in kv)
+                web = [v for k, v in fingerprints.items() if '"web"' in k] or \
+                      [v for k, v in fingerprints.items() if "web" in k]
+                nodes.setdefault(parts[0], []).append({
+                    "ms": int(parts[1]), "fingerprint": web[0] if web else None, "healthy": parts[3] == "true",
+                    "held_down": parts[4] == "true", "flaps": int(parts[5]) if parts[5].isdigit() else None,
+                    "eligible": parts[6] == "true"})
+    except (OSError, ValueError):
+        pass
+    return nodes
+
+
+def flap_figures(samples):
+    """Fingerprint changes between consecutive samples, those while held down, flap-damping triggers seen."""
+    prints = [x for x in samples if x["fingerprint"] is not None]
+    changes = sum(1 for a, b in zip(prints, prints[1:]) if a["fingerprint"] != b["fingerprint"])
+    held_changes = sum(1 for a, b in zip(prints, prints[1:])
+                       if a["fingerprint"] != b["fingerprint"] and a["held_down"] and b["held_down"])
+    flaps = [x["flaps"] for x in samples if x["flaps"] is not None]
+    held = [x for x in samples if x["held_down"]]
+    return {
+        "samples": len(samples),
+        "fingerprint_samples": len(prints),
+        "maglev_fingerprint_changes": changes,
+        "maglev_fingerprint_values": len({x["fingerprint"] for x in prints}),
+        "fingerprint_changes_while_held_down": held_changes,
+        "held_down_samples": len(held),
+        "held_down_and_eligible_samples": sum(1 for x in held if x["eligible"]),
+        "held_down_s": round((held[-1]["ms"] - held[0]["ms"]) / 1000.0, 1) if held else 0,
+        "damping_triggers": (flaps[-1] - flaps[0]) if flaps else 0,
+    }
+
+
 def cmd_backend_flap(args):
     details = load(args.hold).get("details", [])
     hold = hold_summary(load(args.hold))
     others = [d for d in details if d["backend"] != args.backend]
     on_flapping = [d for d in details if d["backend"] == args.backend]
+    samples = flap_samples(args.samples, args.window)
     nodes = {}
     try:
         with open(args.nodes) as f:
@@ -778,12 +823,14 @@ def cmd_backend_flap(args):
                     "hold_downs": sum(1 for x in lines if "VIP web: backend %s held down" % args.backend in x),
                     "version_read": int(before) >= 0 and int(after) >= 0,
                 }
+                nodes[name].update(flap_figures(samples.get(name, [])))
     except (OSError, ValueError):
         pass
     toggles = int(args.toggles)
-    # The Maglev table is rebuilt once per state version: it must not follow every toggle. Hysteresis (fall and
-    # rise 2 at 1 s) absorbs most of a 500 ms flap; flap damping holds the backend down once it changes more than
-    # max_changes times in the window.
+    # The Maglev table is rebuilt once per state version: it must not follow every toggle. The drill's 250 ms
+    # checks (rise and fall 2) see the 500 ms flap; flap damping holds the backend down once it changes more than
+    # max_changes (4) times in the window, for 5 s then 10 s: about 10 changes in 20 s where the checks alone
+    # would make one per toggle.
     bound = toggles // 4
     result = {
         "backend": args.backend,
@@ -794,21 +841,33 @@ def cmd_backend_flap(args):
         "broken_on_other_backends": sum(1 for d in others if d["error"]),
         "changed_on_other_backends": sum(1 for d in others if len(d["backends"]) > 1),
         "long_lived_on_flapping_backend": len(on_flapping),
+        "broken_on_flapping_backend": sum(1 for d in on_flapping if d["error"]),
         "long_lived": hold,
     }
-    result["ok"] = (len(nodes) == len(FORWARDERS) and all(n["version_read"] and n["state_versions"] <= bound
-                                                          for n in nodes.values()) and
+    result["damped_on_every_node"] = len(nodes) == len(FORWARDERS) and all(
+        n["hold_downs"] >= 1 and n["damping_triggers"] >= 1 and n["held_down_samples"] > 0 and
+        n["held_down_and_eligible_samples"] == 0 for n in nodes.values())
+    result["maglev_churn_bounded"] = len(nodes) == len(FORWARDERS) and all(
+        n["version_read"] and n["state_versions"] <= bound and n["fingerprint_samples"] > 0 and
+        1 <= n["maglev_fingerprint_changes"] <= bound and n["fingerprint_changes_while_held_down"] == 0
+        for n in nodes.values())
+    result["ok"] = (result["damped_on_every_node"] and result["maglev_churn_bounded"] and
                     len(others) > 0 and result["broken_on_other_backends"] == 0 and
                     result["changed_on_other_backends"] == 0)
     for name, n in sorted(nodes.items()):
-        line("%s: %d toggles -> %d health changes of VIP web sent to the forwarder, %d hold-down(s) by flap damping, "
-             "forwarding state versions +%d (Maglev rebuilds)" % (name, toggles, n["health_changes_sent"],
-                                                                   n["hold_downs"], n["state_versions"]))
-    line("long-lived connections on the other backends: %d, broken %d, changed backend %d; on %s: %d (reset when "
-         "it is marked down, as designed)" % (len(others), result["broken_on_other_backends"],
-                                              result["changed_on_other_backends"], args.backend, len(on_flapping)))
-    verdict(result["ok"], "the Maglev table did not follow the flapping (at most %d versions for %d toggles); "
-            "the other backends' connections untouched" % (bound, toggles))
+        line("%s: %d toggles -> %d health changes of VIP web sent to the forwarder, %d hold-down(s) by flap damping "
+             "(%d triggers in status, held down in %d of %d samples over %.1f s, eligible meanwhile %d), forwarding "
+             "state versions +%d, Maglev fingerprint changed %d times (%d while held down)" % (
+                 name, toggles, n["health_changes_sent"], n["hold_downs"], n["damping_triggers"],
+                 n["held_down_samples"], n["samples"], n["held_down_s"], n["held_down_and_eligible_samples"],
+                 n["state_versions"], n["maglev_fingerprint_changes"], n["fingerprint_changes_while_held_down"]))
+    line("long-lived connections on the other backends: %d, broken %d, changed backend %d; on %s: %d, broken %d "
+         "(reset when it is marked down, as designed)" % (
+             len(others), result["broken_on_other_backends"], result["changed_on_other_backends"], args.backend,
+             len(on_flapping), result["broken_on_flapping_backend"]))
+    verdict(result["ok"], "flap damping held %s down on both nodes; the Maglev table did not follow the flapping "
+            "(at most %d versions and fingerprint changes for %d toggles); the other backends' connections "
+            "untouched" % (args.backend, bound, toggles))
     write(result, args.result)
 
 
@@ -956,8 +1015,10 @@ def brief(key, r):
             "yes" if r.get("drain_resent") else "NO", "yes" if r.get("counters_file_taken_over") else "NO",
             r.get("broken_connections", -1))
     if key == "backend_flap":
-        return "  %d toggles; state versions %s; other backends: %d broken" % (
-            r.get("toggles", 0), ", ".join("%s +%d" % (k, v.get("state_versions", -1))
+        return "  %d toggles; state versions / fingerprint changes / hold-downs %s; other backends: %d broken" % (
+            r.get("toggles", 0), ", ".join("%s +%d/%d/%d" % (k, v.get("state_versions", -1),
+                                                              v.get("maglev_fingerprint_changes", -1),
+                                                              v.get("hold_downs", -1))
                                            for k, v in sorted(r.get("per_node", {}).items())),
             r.get("broken_on_other_backends", -1))
     if key == "rolling_restart":
@@ -1033,7 +1094,7 @@ def main():
     add("bird-restart", "--hold", "--routes", "--stopped-s", "--back-s", "--result")
     add("forwarder-resync", "--hold", "--samples", "--log", "--state", "--drained", "--old-pid", "--new-pid",
         "--stats-dead", "--stats-new", "--left", "--back-s", "--result")
-    add("backend-flap", "--backend", "--toggles", "--nodes", "--hold", "--result")
+    add("backend-flap", "--backend", "--toggles", "--nodes", "--hold", "--samples", "--window", "--result")
     add("show", "--result")
     add("summary", "--results", "--elapsed", "--stopped-during", "--json-out")
     add("leftovers", "--summary")

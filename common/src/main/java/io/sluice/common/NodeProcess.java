@@ -123,7 +123,8 @@ public final class NodeProcess
         final NodeConfig config;
         try
         {
-            config = NodeCheck.load(configFile);
+            // The Java heap is checked in the forwarder's own JVM; the controller's heap is not the forwarder's.
+            config = NodeCheck.load(configFile, "forwarder".equals(name));
         }
         catch (final ConfigException ex)
         {

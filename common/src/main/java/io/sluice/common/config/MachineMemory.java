@@ -8,19 +8,38 @@ import java.util.stream.Stream;
 /**
  * The memory a forwarder starting now could have: RAM the kernel can hand out without swapping
  * ({@code MemAvailable}), free hugepages of every size, and free space on the filesystem of {@code counters_dir}
- * (a tmpfs, whose pages are RAM too). {@link #UNKNOWN} where a figure cannot be read: nothing is refused for it.
+ * (a tmpfs, whose pages are RAM too), and the Java heap the forwarder's JVM may grow to. {@link #UNKNOWN} where a
+ * figure cannot be read: nothing is refused for it.
+ * <p>
+ * The heap is this JVM's {@code Runtime.maxMemory()} ({@code -Xmx}, else the JVM's default share of RAM): the
+ * launcher ({@code scripts/sluice}, the systemd units) starts the forwarder, the controller and {@code check-config}
+ * with the same JVM options ({@code SLUICE_JAVA_OPTS}), so the heap this process has is the one the forwarder runs
+ * with; the forwarder itself checks its own.
  *
  * @param availableBytes     {@code MemAvailable} of {@code /proc/meminfo}.
  * @param freeHugePageBytes  free hugepages of all sizes ({@code /sys/kernel/mm/hugepages/hugepages-*}), in bytes.
  * @param sharedFreeBytes    usable space of the filesystem holding {@code counters_dir} (or its nearest ancestor).
+ * @param maxHeapBytes       the JVM's maximum heap ({@code -Xmx} / {@code MaxHeapSize}).
  */
-public record MachineMemory(long availableBytes, long freeHugePageBytes, long sharedFreeBytes)
+public record MachineMemory(long availableBytes, long freeHugePageBytes, long sharedFreeBytes, long maxHeapBytes)
 {
     /** A figure that could not be read. */
     public static final long UNKNOWN = Long.MAX_VALUE;
 
     private static final Path MEMINFO = Path.of("/proc/meminfo");
     private static final Path HUGEPAGES = Path.of("/sys/kernel/mm/hugepages");
+
+    /**
+     * Figures with the heap unknown (not checked).
+     *
+     * @param availableBytes    {@code MemAvailable}.
+     * @param freeHugePageBytes free hugepages, in bytes.
+     * @param sharedFreeBytes   usable space of {@code counters_dir}'s filesystem.
+     */
+    public MachineMemory(final long availableBytes, final long freeHugePageBytes, final long sharedFreeBytes)
+    {
+        this(availableBytes, freeHugePageBytes, sharedFreeBytes, UNKNOWN);
+    }
 
     /**
      * Reads this machine's figures.
@@ -30,7 +49,9 @@ public record MachineMemory(long availableBytes, long freeHugePageBytes, long sh
      */
     public static MachineMemory probe(final Path countersDir)
     {
-        return new MachineMemory(memAvailable(), freeHugePages(), usableSpace(countersDir));
+        // maxMemory() is Long.MAX_VALUE when the heap has no limit: UNKNOWN, nothing refused.
+        return new MachineMemory(memAvailable(), freeHugePages(), usableSpace(countersDir),
+            Runtime.getRuntime().maxMemory());
     }
 
     private static long memAvailable()

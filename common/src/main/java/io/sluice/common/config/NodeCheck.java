@@ -14,7 +14,9 @@ import java.nio.file.Path;
  * ({@link NodeResources}). So the controller refuses every file the forwarder would refuse before starting EAL.
  * <p>
  * The memory is not checked while this node's forwarder runs: it already holds its memory (a controller starting
- * next to it, or restarted, would otherwise count that memory twice).
+ * next to it, or restarted, would otherwise count that memory twice). The Java heap is checked against this JVM's
+ * maximum heap, which is the forwarder's in the forwarder and in {@code check-config} (the launcher gives both the
+ * same JVM options); the controller, whose heap is its own, skips it ({@link #load(Path, boolean)}).
  */
 public final class NodeCheck
 {
@@ -31,7 +33,22 @@ public final class NodeCheck
      */
     public static NodeConfig load(final Path file) throws ConfigException
     {
-        return load(file, MachineCpus.probe(), true);
+        return load(file, true);
+    }
+
+    /**
+     * Loads and checks a file against this machine, the Java heap only if asked.
+     *
+     * @param file      the node config.
+     * @param checkHeap whether this JVM's maximum heap is the forwarder's (the forwarder, check-config).
+     * @return the config.
+     * @throws ConfigException naming file, field and reason.
+     */
+    public static NodeConfig load(final Path file, final boolean checkHeap) throws ConfigException
+    {
+        final NodeConfig config = NodeConfig.load(file, MachineCpus.probe());
+        checkMemory(file, config, checkHeap);
+        return config;
     }
 
     /**
@@ -47,12 +64,23 @@ public final class NodeCheck
         throws ConfigException
     {
         final NodeConfig config = NodeConfig.load(file, cpus);
-        if (checkMemory && !forwarderRunning(config))
+        if (checkMemory)
         {
-            NodeResources.check(file.toString(), config.forwarder(),
-                MachineMemory.probe(config.forwarder().countersDir()));
+            checkMemory(file, config, true);
         }
         return config;
+    }
+
+    private static void checkMemory(final Path file, final NodeConfig config, final boolean checkHeap)
+        throws ConfigException
+    {
+        if (forwarderRunning(config))
+        {
+            return;
+        }
+        final MachineMemory memory = MachineMemory.probe(config.forwarder().countersDir());
+        NodeResources.check(file.toString(), config.forwarder(), checkHeap ? memory :
+            new MachineMemory(memory.availableBytes(), memory.freeHugePageBytes(), memory.sharedFreeBytes()));
     }
 
     /**

@@ -19,7 +19,12 @@ import java.util.Locale;
  *       hugepages;</li>
  *   <li>shared files in {@code counters_dir}: the counters file and the control channel;</li>
  *   <li>RAM: the tables, the shared files (a tmpfs) and, with {@code --no-huge}, EAL's memory, against
- *       {@code MemAvailable}.</li>
+ *       {@code MemAvailable};</li>
+ *   <li>Java heap: the Maglev tables, the only on-heap structure that grows with the config (connection tables,
+ *       pools and shared files are off-heap): {@code max_vips} tables of {@code maglev_table_size} {@code int}
+ *       slots, {@link #MAGLEV_COPIES} times (the tables the workers' snapshot uses while the control thread builds
+ *       their replacements: a resync or a reload rebuilds every VIP at once), one empty table, plus
+ *       {@link #HEAP_MARGIN_BYTES} for the rest of the forwarder, against the JVM's maximum heap.</li>
  * </ul>
  *
  * @param tableBytes  the connection tables of all workers.
@@ -28,13 +33,23 @@ import java.util.Locale;
  * @param ealBytes    the memory EAL takes at start (-m, or 64 MiB under --no-huge); -1 when it grows on demand
  *                    from free hugepages.
  * @param noHuge      EAL memory comes from ordinary pages.
+ * @param heapBytes   the Java heap the forwarder needs at most: Maglev tables and the margin.
  */
-public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, long ealBytes, boolean noHuge)
+public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, long ealBytes, boolean noHuge,
+    long heapBytes)
 {
     /** A {@code struct rte_mbuf} (128 bytes) and the forwarder's data room (2048 + 128 bytes of headroom). */
     public static final long MBUF_BYTES = 128 + 2048 + 128;
     /** One connection-table entry: a cache line. */
     public static final long TABLE_ENTRY_BYTES = 64;
+
+    /** One Maglev slot: an {@code int} backend id. */
+    public static final long MAGLEV_SLOT_BYTES = Integer.BYTES;
+    /** Maglev tables of every VIP alive at once: the published snapshot's and the ones being built. */
+    public static final long MAGLEV_COPIES = 2;
+    /** The forwarder's heap beside its Maglev tables (config, snapshots' small arrays, counters maps, JIT'd code's
+     * objects), a floor: a forwarder with one small VIP runs in less. */
+    public static final long HEAP_MARGIN_BYTES = 32L << 20;
 
     private static final long MIB = 1L << 20;
 
@@ -60,7 +75,14 @@ public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, l
         final EalArguments eal = EalArguments.parse(forwarder.ealArgs());
         final long ealBytes = eal.memoryMb() >= 0 ? eal.memoryMb() * MIB :
             eal.noHuge() ? EalArguments.NO_HUGE_DEFAULT_MEMORY_MB * MIB : -1;
-        return new NodeResources(tables, mbufs, shared, ealBytes, eal.noHuge());
+        return new NodeResources(tables, mbufs, shared, ealBytes, eal.noHuge(),
+            maglevBytes(forwarder.maxVips(), forwarder.maglevTableSize()) + HEAP_MARGIN_BYTES);
+    }
+
+    // Every VIP's table twice, one empty table.
+    private static long maglevBytes(final long vips, final long tableSize)
+    {
+        return (vips * MAGLEV_COPIES + 1) * tableSize * MAGLEV_SLOT_BYTES;
     }
 
     /**
@@ -78,6 +100,7 @@ public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, l
         final NodeResources needs = of(forwarder);
         needs.checkEal(file, memory);
         needs.checkRam(file, forwarder, memory);
+        needs.checkHeap(file, forwarder, memory);
         if (needs.sharedBytes > memory.sharedFreeBytes())
         {
             throw new ConfigException(file, "forwarder.counters_dir", "the counters and control files need " +
@@ -147,17 +170,43 @@ public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, l
         throw new ConfigException(file, eal >= sharedBytes ? "forwarder.eal_args" : "forwarder.max_backends", parts);
     }
 
+    private void checkHeap(final String file, final ForwarderConfig forwarder, final MachineMemory memory)
+        throws ConfigException
+    {
+        final long heap = memory.maxHeapBytes();
+        if (heap == MachineMemory.UNKNOWN || heapBytes <= heap)
+        {
+            return;
+        }
+        final long tableSize = forwarder.maglevTableSize();
+        final String parts = "the Maglev tables need up to " + size(heapBytes - HEAP_MARGIN_BYTES) + " of Java heap (" +
+            forwarder.maxVips() + " VIP(s) x " + tableSize + " slots x " + MAGLEV_SLOT_BYTES + " bytes x " +
+            MAGLEV_COPIES + " copies while a snapshot is rebuilt), " + size(heapBytes) + " with the forwarder's " +
+            size(HEAP_MARGIN_BYTES) + " beside them, but the JVM's maximum heap is " + size(heap) +
+            " (-Xmx in SLUICE_JAVA_OPTS, else the JVM's default share of RAM)";
+        final long room = heap - HEAP_MARGIN_BYTES - tableSize * MAGLEV_SLOT_BYTES;
+        final long vips = room <= 0 ? 0 : room / (MAGLEV_COPIES * tableSize * MAGLEV_SLOT_BYTES);
+        if (vips >= 1)
+        {
+            throw new ConfigException(file, "forwarder.max_vips", parts + ": use max_vips of at most " +
+                Math.min(vips, forwarder.maxVips()) + ", a smaller maglev_table_size or a larger -Xmx");
+        }
+        throw new ConfigException(file, "forwarder.maglev_table_size", parts + ": not even one VIP fits, use a " +
+            "smaller maglev_table_size or a larger -Xmx");
+    }
+
     /**
      * Describes the sizes for check-config's summary.
      *
-     * @return e.g. {@code memory: connection tables 128 MiB, mbuf pools >= 36 MiB in EAL's 256 MiB, shared files 2 MiB}.
+     * @return e.g. {@code memory: connection tables 128 MiB, mbuf pools >= 36 MiB in EAL's 256 MiB, shared files 2 MiB,
+     *     java heap up to 160 MiB}.
      */
     public String describe()
     {
         final String room = ealBytes >= 0 ? "EAL's " + size(ealBytes) + (noHuge ? " (--no-huge)" : " of hugepages") :
             "free hugepages";
         return "memory: connection tables " + size(tableBytes) + ", mbuf pools >= " + size(poolBytes) + " in " + room +
-            ", shared files " + size(sharedBytes);
+            ", shared files " + size(sharedBytes) + ", java heap up to " + size(heapBytes);
     }
 
     static String size(final long bytes)

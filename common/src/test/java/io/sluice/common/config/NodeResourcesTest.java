@@ -128,4 +128,68 @@ class NodeResourcesTest
             "      rx_ring: 1024\n      mtu: 9000\n")));
         assertEquals(2 * 8191 * (NodeResources.MBUF_BYTES - 2048 + 9024), jumbo.poolBytes());
     }
+
+    private static final long MIB = 1L << 20;
+
+    private static MachineMemory heap(final long bytes)
+    {
+        return new MachineMemory(24 * GIB, 2 * GIB, 12 * GIB, bytes);
+    }
+
+    private static String maglev(final int maxVips, final int tableSize)
+    {
+        return capacity(1024).replace("  maglev_table_size: 65537\n",
+            "  maglev_table_size: " + tableSize + "\n  max_vips: " + maxVips + "\n");
+    }
+
+    @Test
+    void sizesTheMaglevTablesOnTheHeapWithoutOverflow() throws ConfigException
+    {
+        // 256 VIPs (the default) x 65537 slots x 4 bytes, twice, one empty table, the margin.
+        assertEquals((256 * 2 + 1) * 65537L * 4 + NodeResources.HEAP_MARGIN_BYTES,
+            NodeResources.of(forwarder(capacity(1024))).heapBytes());
+        // The largest the reader accepts: 65536 VIPs of 16777213 slots, 8 TiB, far beyond an int.
+        final NodeResources largest = NodeResources.of(forwarder(maglev(65536, 16_777_213)));
+        assertEquals((65536L * 2 + 1) * 16_777_213L * 4 + NodeResources.HEAP_MARGIN_BYTES, largest.heapBytes());
+        assertTrue(largest.heapBytes() > 8L << 40, Long.toString(largest.heapBytes()));
+    }
+
+    @Test
+    void refusesMaglevTablesTheHeapCannotHold() throws ConfigException
+    {
+        final ForwarderConfig defaults = forwarder(capacity(1024));
+        final ConfigException ex =
+            assertThrows(ConfigException.class, () -> NodeResources.check("node.yaml", defaults, heap(128 * MIB)));
+        assertEquals("forwarder.max_vips", ex.field());
+        assertEquals("the Maglev tables need up to 129 MiB of Java heap (256 VIP(s) x 65537 slots x 4 bytes x 2 " +
+            "copies while a snapshot is rebuilt), 161 MiB with the forwarder's 32 MiB beside them, but the JVM's " +
+            "maximum heap is 128 MiB (-Xmx in SLUICE_JAVA_OPTS, else the JVM's default share of RAM): use max_vips " +
+            "of at most 191, a smaller maglev_table_size or a larger -Xmx", ex.reason());
+        assertEquals("node.yaml: forwarder.max_vips: " + ex.reason(), ex.getMessage());
+        // The hint fits: 191 VIPs pass under the same heap, 192 do not.
+        NodeResources.check("node.yaml", forwarder(maglev(191, 65537)), heap(128 * MIB));
+        assertThrows(ConfigException.class,
+            () -> NodeResources.check("node.yaml", forwarder(maglev(192, 65537)), heap(128 * MIB)));
+        NodeResources.check("node.yaml", defaults, heap(256 * MIB));
+    }
+
+    @Test
+    void namesTheTableSizeWhenNotOneVipFits() throws ConfigException
+    {
+        // One VIP of 16777213 slots: 64 MiB a copy, three of them with the empty table, beyond a 128 MiB heap.
+        final ForwarderConfig huge = forwarder(maglev(1, 16_777_213));
+        final ConfigException ex =
+            assertThrows(ConfigException.class, () -> NodeResources.check("node.yaml", huge, heap(128 * MIB)));
+        assertEquals("forwarder.maglev_table_size", ex.field());
+        assertTrue(ex.reason().endsWith("not even one VIP fits, use a smaller maglev_table_size or a larger -Xmx"),
+            ex.reason());
+        NodeResources.check("node.yaml", huge, heap(GIB));
+    }
+
+    @Test
+    void describesTheHeapItNeeds() throws ConfigException
+    {
+        assertTrue(NodeResources.of(forwarder(capacity(1024))).describe().endsWith(", java heap up to 161 MiB"),
+            NodeResources.of(forwarder(capacity(1024))).describe());
+    }
 }

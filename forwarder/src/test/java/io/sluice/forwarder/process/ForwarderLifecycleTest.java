@@ -63,6 +63,11 @@ class ForwarderLifecycleTest
         final NodeSpec hugeTable = pcapNode().connectionTableCapacity(1L << 30);
         configs.add(new BadConfig(hugeTable, hugeTable.toYaml(), "forwarder.connection_table.capacity",
             "available (MemAvailable)"));
+        // 16 VIPs of 16777213 Maglev slots, two copies each: 2 GiB of heap, beyond the -Xmx512m the test JVM gets
+        // (Runtime.maxMemory() reports a little less: the serial collector leaves one survivor space out).
+        final NodeSpec hugeMaglev = pcapNode().maglevTableSize(16_777_213);
+        configs.add(new BadConfig(hugeMaglev, hugeMaglev.toYaml(), "forwarder.max_vips",
+            "use max_vips of at most 3"));
         // A port that no --vdev creates: refused before EAL starts.
         final NodeSpec noVdev = NodeSpec.create(dir).vdev("net_null0").port("net_pcap7")
             .worker(1, "net_pcap7", "net_pcap7");

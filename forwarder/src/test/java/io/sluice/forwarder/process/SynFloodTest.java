@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A SYN flood against the real forwarder process: net_pcap replays ({@code infinite_rx}) a pcap of 61,440 new TCP
- * flows (one SYN each, to one VIP) mixed with 16 established flows (to another VIP, one of their packets every 16
+ * A SYN flood against the real forwarder process: net_pcap replays ({@code infinite_rx}) a pcap of 204,800 new TCP
+ * flows (one SYN each from its own source address, to one VIP) mixed with 16 established flows (to another VIP, one of their packets every 16
  * frames) into one worker whose connection table holds 4,096 entries; the worker sends to net_null. Each replay
  * brings every SYN flow back long after the flood evicted it, so the forwarder sees millions of new flows.
  * <p>
@@ -42,7 +42,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SynFloodTest
 {
     private static final int CAPACITY = 4096;
-    private static final int SYN_FLOWS = 61_440;
+    // infinite_rx holds the whole pcap in mbufs of the port's pool: 204,800 SYNs + 1 established frame in 16 are
+    // 218,454 frames, so the pools get that many mbufs (+8192) and EAL 2.5 GiB (two ports' pools, about 1 GiB).
+    private static final int SYN_FLOWS = 204_800;
     private static final int ESTABLISHED_FLOWS = 16;
     private static final int ESTABLISHED_EVERY = 16;
     private static final String FLOOD_VIP = "10.100.0.1";
@@ -76,7 +78,7 @@ class SynFloodTest
             .vip(SERVICE_VIP, 443, "tcp", backend(SERVICE_BACKEND.getHostAddress(), 1))
             .vdev("net_pcap0,rx_pcap=" + in + ",infinite_rx=1").vdev("net_null0")
             .port("net_pcap0").port("net_null0").worker(1, "net_pcap0", "net_null0")
-            .connectionTableCapacity(CAPACITY).mbufsPerWorker(frames.size() + 8192).ealMemoryMb(1280);
+            .connectionTableCapacity(CAPACITY).mbufsPerWorker(frames.size() + 8192).ealMemoryMb(2560);
         final LoadBalancerState model = spec.newState();
         final int floodVip = model.vipIndex(new Vip(inet(FLOOD_VIP), 80, Vip.TCP));
         final int serviceVip = model.vipIndex(SERVICE);
@@ -132,6 +134,8 @@ class SynFloodTest
             ESTABLISHED_FLOWS, frames.size(), values.sum(CounterType.RX_PACKETS), rxInWindow, WINDOW.toSeconds(),
             misses, hits, evictions, entries, rssMin, rssMax, samples, gcInWindow, wouldMove);
 
+        assertTrue(SYN_FLOWS >= 200_000, "hundreds of thousands of distinct new flows: " + SYN_FLOWS);
+        assertEquals(SYN_FLOWS, distinctSynFlows(frames), "distinct SYN flows in the pcap");
         assertTrue(synPackets >= 2L * SYN_FLOWS, "SYN packets forwarded: " + synPackets);
         assertTrue(rxInWindow >= SYN_FLOWS, "the flood ran through the window: " + rxInWindow + " frames");
         assertEquals(0, gcInWindow, "collections during the flood (" + gcLog + ")\n" + read(gcLog));
@@ -170,12 +174,28 @@ class SynFloodTest
             {
                 frames.add(established.get(next++ % ESTABLISHED_FLOWS));
             }
-            // 61,440 distinct sources (10.64.0.0/16 counts them), each a SYN from its own port.
+            // 204,800 distinct sources (10.64.0.0 to 10.67.31.255), each a SYN from its own port.
             final String source = "10." + (64 + (i >>> 16)) + "." + (i >>> 8 & 0xFF) + "." + (i & 0xFF);
             frames.add(PacketBuilder.packet().ethernet(ownMac, routerMac).ipv4(source, FLOOD_VIP)
                 .tcp(1024 + i % 60_000, 80).tcpFlags(PacketBuilder.TCP_SYN).build());
         }
         return frames;
+    }
+
+    // Distinct (source, source port) pairs among the SYN frames: IPv4 source at 26, TCP source port at 34.
+    private static int distinctSynFlows(final List<byte[]> frames)
+    {
+        final java.util.Set<Long> flows = new java.util.HashSet<>();
+        for (final byte[] frame : frames)
+        {
+            if ((frame[47] & PacketBuilder.TCP_SYN) != 0)
+            {
+                final long source = (frame[26] & 0xFFL) << 24 | (frame[27] & 0xFFL) << 16 | (frame[28] & 0xFFL) << 8 |
+                    frame[29] & 0xFFL;
+                flows.add(source << 16 | (frame[34] & 0xFFL) << 8 | frame[35] & 0xFFL);
+            }
+        }
+        return flows.size();
     }
 
     private static int wouldMove(final LoadBalancerState model, final NodeSpec spec, final int vip, final int addedSlot,
