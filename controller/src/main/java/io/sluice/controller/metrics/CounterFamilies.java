@@ -62,10 +62,16 @@ final class CounterFamilies
     static void read(final CountersReader reader, final long nowMs, final MetricSnapshotsBuilder out)
     {
         final List<Entry> entries = new ArrayList<>();
+        final DutyCycleFamily dutyCycles = new DutyCycleFamily();
         reader.forEach((id, typeId, keyBuffer, label) ->
         {
             final CounterType type = CounterType.fromTypeId(typeId);
-            if (type != null && SPECS.containsKey(type))
+            if (type == CounterType.DUTY_CYCLE_BUCKET || type == CounterType.DUTY_CYCLE_NS_TOTAL)
+            {
+                dutyCycles.add(type, CounterKey.worker(keyBuffer, 0), CounterKey.index1(keyBuffer, 0),
+                    reader.getCounterValue(id));
+            }
+            else if (type != null && SPECS.containsKey(type))
             {
                 entries.add(new Entry(type, CounterKey.worker(keyBuffer, 0), CounterKey.index1(keyBuffer, 0),
                     CounterKey.index2(keyBuffer, 0), label, reader.getCounterValue(id)));
@@ -100,6 +106,7 @@ final class CounterFamilies
             }
             i = next;
         }
+        dutyCycles.addTo(out);
     }
 
     /**

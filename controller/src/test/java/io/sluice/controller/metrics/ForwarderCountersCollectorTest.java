@@ -4,6 +4,7 @@ import io.sluice.common.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CounterWriter;
 import io.sluice.common.counters.CountersFile;
+import io.sluice.common.counters.DutyCycleBuckets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,33 @@ class ForwarderCountersCollectorTest
         assertTrue(lines.contains("sluice_worker_connection_entries{worker=\"0\"} 7.0"));
         assertTrue(lines.contains("sluice_worker_heartbeat_age_seconds{worker=\"0\"} 2.5"));
         assertTrue(lines.contains("sluice_worker_max_duty_cycle_seconds{worker=\"0\"} 0.0015"));
+    }
+
+    @Test
+    void rendersDutyCycleBucketsAsAHistogramPerWorker()
+    {
+        writer.set(allocator.workerCounter(CounterType.DUTY_CYCLE_NS_TOTAL, 0), 1_500_000_000L);
+        for (int bucket = 0; bucket < DutyCycleBuckets.COUNT; bucket++)
+        {
+            final int id = allocator.reasonCounter(CounterType.DUTY_CYCLE_BUCKET, 0, bucket,
+                DutyCycleBuckets.name(bucket));
+            writer.set(id, bucket == 0 ? 10 : bucket == 2 ? 5 : bucket == DutyCycleBuckets.COUNT - 1 ? 1 : 0);
+        }
+
+        final List<String> lines = lines(text());
+
+        assertContainsInOrder(lines,
+            "# TYPE sluice_worker_duty_cycle_seconds histogram",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"2.56E-7\"} 10",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"5.12E-7\"} 10",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"1.024E-6\"} 15",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"0.134217728\"} 15",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"+Inf\"} 16",
+            "sluice_worker_duty_cycle_seconds_count{worker=\"0\"} 16",
+            "sluice_worker_duty_cycle_seconds_sum{worker=\"0\"} 1.5");
+        assertEquals(DutyCycleBuckets.COUNT, count(lines, "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\""));
+        assertFalse(lines.stream().anyMatch(line -> line.contains("duty_cycle_bucket") || line.contains("ns_total")),
+            "the bucket counters themselves are not exported: " + lines);
     }
 
     @Test

@@ -52,6 +52,7 @@ class MetricNamesTest
         "sluice_forwarding_state_version", "sluice_maglev_last_build_duration_seconds", "sluice_forwarder_state",
         "sluice_worker_icmp_generated_total", "sluice_worker_icmp_rate_limited_total",
         "sluice_worker_capture_frames_total", "sluice_worker_capture_drops_total",
+        "sluice_worker_duty_cycle_seconds",
         // The controller's own (ControllerFamilies).
         "sluice_forwarder_alive", "sluice_forwarder_synchronized", "sluice_forwarder_unconfirmed_commands",
         "sluice_bgp_session_up", "sluice_vip_announced", "sluice_vip_fail_open", "sluice_vip_eligible_backends",
