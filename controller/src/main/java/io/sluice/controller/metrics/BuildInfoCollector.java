@@ -1,5 +1,6 @@
 package io.sluice.controller.metrics;
 
+import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -11,15 +12,15 @@ import java.util.Properties;
 /**
  * {@code sluice_build_info{version, git_commit}}: which build a node runs, from the {@code build.properties} Maven
  * writes into the controller's jar (the commit is {@code unknown} unless the build was given
- * {@code -Dsluice.git.commit}, as {@code scripts/package.sh} does).
+ * {@code -Dsluice.git.commit}, as {@code scripts/sluice} and {@code scripts/package.sh} do). The metric is the
+ * Prometheus client's {@link Info}.
  */
 public final class BuildInfoCollector implements MultiCollector
 {
     static final String NAME = "sluice_build";
     private static final String UNKNOWN = "unknown";
 
-    private final String version;
-    private final String gitCommit;
+    private final Info info;
 
     /**
      * Creates the collector for the given build.
@@ -29,8 +30,9 @@ public final class BuildInfoCollector implements MultiCollector
      */
     public BuildInfoCollector(final String version, final String gitCommit)
     {
-        this.version = known(version);
-        this.gitCommit = known(gitCommit);
+        info = Info.builder().name(NAME).help("The Sluice build this node runs.")
+            .labelNames("version", "git_commit").build();
+        info.setLabelValues(known(version), known(gitCommit));
     }
 
     /**
@@ -58,8 +60,7 @@ public final class BuildInfoCollector implements MultiCollector
     @Override
     public MetricSnapshots collect()
     {
-        return new MetricSnapshotsBuilder().info(NAME, "The Sluice build this node runs.",
-            "version", version, "git_commit", gitCommit).build();
+        return new MetricSnapshots(info.collect());
     }
 
     // An unfiltered placeholder (a build from an IDE) or an empty value says nothing.

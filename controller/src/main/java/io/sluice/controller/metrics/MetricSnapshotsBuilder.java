@@ -4,7 +4,6 @@ import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
-import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -25,7 +24,7 @@ public final class MetricSnapshotsBuilder
 {
     private enum Type
     {
-        COUNTER, GAUGE, HISTOGRAM, INFO
+        COUNTER, GAUGE, HISTOGRAM
     }
 
     private static final class Family
@@ -102,20 +101,6 @@ public final class MetricSnapshotsBuilder
     }
 
     /**
-     * Adds an info metric ({@code name_info} with value 1).
-     *
-     * @param name           the metric name without {@code _info}.
-     * @param help           the help text.
-     * @param namesAndValues label names and values, alternating.
-     * @return this.
-     */
-    public MetricSnapshotsBuilder info(final String name, final String help, final String... namesAndValues)
-    {
-        family(name, help, Type.INFO).values.put(labels(namesAndValues), 1.0);
-        return this;
-    }
-
-    /**
      * Builds the snapshots: one per name, in the order names were first added.
      *
      * @return the snapshots.
@@ -148,18 +133,11 @@ public final class MetricSnapshotsBuilder
                     GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build()));
                 return builder.build();
             }
-            case HISTOGRAM:
+            default:
             {
                 final HistogramSnapshot.Builder builder =
                     HistogramSnapshot.builder().name(family.name).help(family.help);
                 family.histograms.forEach(builder::dataPoint);
-                return builder.build();
-            }
-            default:
-            {
-                final InfoSnapshot.Builder builder = InfoSnapshot.builder().name(family.name).help(family.help);
-                family.values.keySet().forEach(labels -> builder.dataPoint(
-                    InfoSnapshot.InfoDataPointSnapshot.builder().labels(labels).build()));
                 return builder.build();
             }
         }
