@@ -141,9 +141,13 @@ chronicle_opts=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.bas
     --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED --add-exports=java.base/sun.nio.ch=ALL-UNNAMED
     --add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED)
 echo "== JLBH BurstLatencyBenchmark (${burst_latency_opts[*]}, offered 50% and 90% of the back-to-back rate)"
+set +e
 "$SLUICE_JAVA" "${java_opts[@]}" "${chronicle_opts[@]}" -Dagrona.disable.bounds.checks=true -XX:InlineSmallCode=6000 \
     -cp "$jar" io.sluice.bench.BurstLatencyBenchmark --flows 10000 --rates 0.5,0.9 "${burst_latency_opts[@]}" \
-    --jlbh-log "$work/jlbh.log" | tee "$burst_latency_txt" || die "BurstLatencyBenchmark failed"
+    --jlbh-log "$work/jlbh.log" 2>&1 | grep -v "^SLF4J" | tee "$burst_latency_txt"
+status=${PIPESTATUS[0]}
+set -e
+[[ "$status" -eq 0 ]] || die "BurstLatencyBenchmark failed (exit $status)"
 
 # --- C reference and Java checksums ------------------------------------------------------------------------------
 echo "== C reference (native/build/maglev_ref: median of 50 builds after 10) and Java MaglevTool checksums"

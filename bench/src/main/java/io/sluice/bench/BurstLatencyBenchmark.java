@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -18,7 +19,8 @@ import java.util.Locale;
  * latency harness): bursts are scheduled at a constant rate and each one's latency runs from when it was due, not
  * from when it started, so a stall also counts against the bursts queued behind it (coordinated omission
  * corrected). First measures the highest rate back to back, then offers fractions of it; prints, per rate and run,
- * p50, p99, p99.99 and the worst burst in microseconds, and the tail over the median.
+ * p50, p99, p99.99 and the worst burst in microseconds, and the tail over the median. A run is at least a million
+ * bursts (JLBH reports p99.99 only from about a million samples).
  * <p>
  * The same pipeline as {@link PipelineBenchmark} (32 x 60-byte IPv4 TCP frames, 10 backends, table 2^20), on the
  * calling thread. Usage: {@code java [flags] -cp sluice-benchmarks.jar io.sluice.bench.BurstLatencyBenchmark
@@ -27,6 +29,7 @@ import java.util.Locale;
 public final class BurstLatencyBenchmark
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long MIN_BURSTS_PER_RUN = 1_000_000L;
 
     private BurstLatencyBenchmark()
     {
@@ -78,7 +81,8 @@ public final class BurstLatencyBenchmark
                 final JLBHOptions options = new JLBHOptions()
                     .throughput(rate)
                     .warmUpIterations(Math.max(50_000, rate))
-                    .iterations((long)rate * seconds)
+                    // At least a million bursts a run, so that JLBH reports p99.99.
+                    .iterations(Math.max((long)rate * seconds, MIN_BURSTS_PER_RUN))
                     .runs(runs)
                     .recordOSJitter(false)
                     .accountForCoordinatedOmission(true)
@@ -94,19 +98,21 @@ public final class BurstLatencyBenchmark
         final List<JLBHResult.RunResult> runs = result.endToEnd().eachRunSummary();
         for (int run = 0; run < runs.size(); run++)
         {
-            final JLBHResult.RunResult r = runs.get(run);
-            final double p50 = micros(r.get50thPercentile());
+            // JLBH reports a percentile only when the run had enough samples for it (p99.99: about a million).
+            final Map<JLBHResult.RunResult.Percentile, Duration> percentiles = runs.get(run).percentiles();
+            final double p50 = micros(percentiles.get(JLBHResult.RunResult.Percentile.PERCENTILE_50TH));
+            final double p99 = micros(percentiles.get(JLBHResult.RunResult.Percentile.PERCENTILE_99TH));
+            final double p9999 = micros(percentiles.get(JLBHResult.RunResult.Percentile.PERCENTILE_99_99TH));
+            final double worst = micros(percentiles.get(JLBHResult.RunResult.Percentile.WORST));
             System.out.printf(Locale.ROOT,
                 "  %s run %d: p50 %8.2f us  p99 %8.2f us  p99.99 %8.2f us  worst %9.2f us  p99/p50 %.2f  " +
-                "p99.99/p50 %.2f%n", name, run + 1, p50, micros(r.get99thPercentile()),
-                micros(r.get9999thPercentile()), micros(r.getWorst()), micros(r.get99thPercentile()) / p50,
-                micros(r.get9999thPercentile()) / p50);
+                "p99.99/p50 %.2f%n", name, run + 1, p50, p99, p9999, worst, p99 / p50, p9999 / p50);
         }
     }
 
     private static double micros(final Duration duration)
     {
-        return duration.toNanos() / 1e3;
+        return duration == null ? Double.NaN : duration.toNanos() / 1e3;
     }
 
     // Back to back for two seconds after one of warm-up: bursts per second.
