@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmarks: the packet pipeline in ns/packet (JMH, with -prof gc: allocation must be ~0 B/packet), the Maglev
-# table build in ms (JMH), and the C reference build (native/bench/maglev_ref.c) for the same N and M; prints the
+# Benchmarks: the packet pipeline in ns/packet (JMH, with -prof gc: allocation must be ~0 B/packet), the cost of
+# recording the duty-cycle histogram (JMH), the latency per burst at fixed offered rates (JLBH: p50, p99,
+# p99.99, worst, corrected for coordinated omission), the Maglev table build in ms (JMH), and the C reference build (native/bench/maglev_ref.c) for the same N and M; prints the
 # Java/C ratio, checks both build the same tables (checksums), and ends with a summary.
 #
 # Quick (the default) takes about 2 minutes on 2 cores; --full takes about 12 and gives tighter error bars.
@@ -124,6 +125,29 @@ run_jmh() {
 
 run_jmh PipelineBenchmark -prof gc
 run_jmh MaglevBuildBenchmark
+run_jmh DutyCycleHistogramBenchmark -prof gc -p mode=hit
+
+# --- JLBH: latency per burst at fixed offered rates (coordinated omission corrected) -----------------------------
+burst_latency_txt="$work/BurstLatencyBenchmark.txt"
+if [[ "$mode" == full ]]; then
+    burst_latency_opts=(--seconds 10 --runs 5)
+else
+    burst_latency_opts=(--seconds 3 --runs 2)
+fi
+# chronicle-core (under JLBH) reaches JDK internals that Java 17 opens only on request.
+chronicle_opts=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+    --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+    --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
+    --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED --add-exports=java.base/sun.nio.ch=ALL-UNNAMED
+    --add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED)
+echo "== JLBH BurstLatencyBenchmark (${burst_latency_opts[*]}, offered 50% and 90% of the back-to-back rate)"
+set +e
+"$SLUICE_JAVA" "${java_opts[@]}" "${chronicle_opts[@]}" -Dagrona.disable.bounds.checks=true -XX:InlineSmallCode=6000 \
+    -cp "$jar" io.sluice.bench.BurstLatencyBenchmark --flows 10000 --rates 0.5,0.9 "${burst_latency_opts[@]}" \
+    --jlbh-log "$work/jlbh.log" 2>&1 | grep -v "^SLF4J" | tee "$burst_latency_txt"
+status=${PIPESTATUS[0]}
+set -e
+[[ "$status" -eq 0 ]] || die "BurstLatencyBenchmark failed (exit $status)"
 
 # --- C reference and Java checksums ------------------------------------------------------------------------------
 echo "== C reference (native/build/maglev_ref: median of 50 builds after 10) and Java MaglevTool checksums"
@@ -162,6 +186,15 @@ done < <(jq -r '.[] | [(.benchmark | split(".") | last), (.params.mode // "-"), 
         .primaryMetric.scoreError, (.secondaryMetrics["gc.alloc.rate.norm"].score // "n/a")] | @tsv' "$pipeline_json" |
     awk -F'\t' 'BEGIN { OFS = "\t" } { if ($5 != "n/a") $5 = sprintf("%.3f", $5); if ($4 == "NaN") $4 = 0; print }')
 
+duty_cycle_json="$work/DutyCycleHistogramBenchmark.json"
+read -r timed timed_alloc < <(jq -r '.[] | select(.benchmark | endswith(".timedBurst")) |
+    "\(.primaryMetric.score) \(.secondaryMetrics["gc.alloc.rate.norm"].score // "n/a")"' "$duty_cycle_json")
+read -r recorded recorded_alloc < <(jq -r '.[] | select(.benchmark | endswith(".timedBurstRecorded")) |
+    "\(.primaryMetric.score) \(.secondaryMetrics["gc.alloc.rate.norm"].score // "n/a")"' "$duty_cycle_json")
+printf '  duty-cycle histogram: timed burst %.1f ns/packet, with the histogram recording %.1f (x%.3f); %s and %s B/packet\n' \
+    "$timed" "$recorded" "$(awk -v a="$timed" -v b="$recorded" 'BEGIN { print b / a }')" "$timed_alloc" "$recorded_alloc"
+echo "Burst latency (JLBH, 10,000 flows, hits; latency from when each burst was due, us):"
+sed -n 's/^/  /p' "$burst_latency_txt"
 echo "Maglev table build (ms): Java = JMH average, C = maglev_ref median; same backends (10.0.0.0+i+1, weight 1)"
 printf '  %-6s %-7s %16s %9s %7s  %s\n' N M "Java" "C" "Java/C" "tables"
 for combo in "${combos[@]}"; do

@@ -32,7 +32,10 @@ if ((BUILD)); then
     select_java package.sh
     echo "package.sh: building the native code and the jars (Java $SLUICE_JAVA_FEATURE)" >&2
     make -s -C "$ROOT/native" shim gredecap >&2
-    (cd "$ROOT" && mvn -B -ntp -q -Dmaven.test.skip=true -pl forwarder,controller -am package) >&2
+    # sluice_build_info names the commit the package was built from (unknown outside a git checkout).
+    commit=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)
+    (cd "$ROOT" && mvn -B -ntp -q -Dmaven.test.skip=true -Dsluice.git.commit="$commit" -pl forwarder,controller \
+        -am package) >&2
 fi
 
 DIR=$STAGE/$NAME

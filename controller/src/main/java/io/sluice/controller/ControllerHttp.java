@@ -1,13 +1,13 @@
 package io.sluice.controller;
 
 import io.sluice.common.config.NodeConfig;
-import io.sluice.common.counters.CountersFile;
-import io.sluice.common.counters.CountersFileException;
 import io.sluice.common.counters.CountersFileHeader;
-import io.sluice.controller.metrics.ControllerFamilies;
-import io.sluice.controller.metrics.MetricFamily;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.sluice.controller.metrics.BuildInfoCollector;
+import io.sluice.controller.metrics.ControllerStatusCollector;
+import io.sluice.controller.metrics.ForwarderCountersCollector;
+import io.sluice.controller.metrics.MetricsExposition;
 import io.sluice.controller.metrics.MetricsServer;
-import io.sluice.controller.metrics.PrometheusFormatter;
 import io.sluice.controller.operator.ActionToken;
 import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.status.NodeStatus;
@@ -15,12 +15,11 @@ import io.sluice.controller.status.StatusRenderer;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * The controller's HTTP endpoints, on the metrics address (localhost by default):
@@ -48,29 +47,27 @@ final class ControllerHttp
         throws IOException
     {
         final Path countersPath = config.nodeDirectory().resolve(CountersFileHeader.FILE_NAME);
-        return MetricsServer.start(config.controller().metrics(), () -> metrics(countersPath, agent.status()), Map.of(
-            "/status", (method, query) -> status(method, query, agent.status()),
-            "/drain", (method, query) -> action(agent, method, query, OperatorRequest.Action.DRAIN),
-            "/undrain", (method, query) -> action(agent, method, query, OperatorRequest.Action.UNDRAIN),
-            "/set-weight", (method, query) -> action(agent, method, query, OperatorRequest.Action.SET_WEIGHT),
-            "/reload", (method, query) -> action(agent, method, query, OperatorRequest.Action.RELOAD)),
-            token::admits);
+        final PrometheusRegistry registry = registry(countersPath, agent::status);
+        return MetricsServer.start(config.controller().metrics(), () -> MetricsExposition.text(registry.scrape()),
+            Map.of(
+                "/status", (method, query) -> status(method, query, agent.status()),
+                "/drain", (method, query) -> action(agent, method, query, OperatorRequest.Action.DRAIN),
+                "/undrain", (method, query) -> action(agent, method, query, OperatorRequest.Action.UNDRAIN),
+                "/set-weight", (method, query) -> action(agent, method, query, OperatorRequest.Action.SET_WEIGHT),
+                "/reload", (method, query) -> action(agent, method, query, OperatorRequest.Action.RELOAD)),
+                token::admits);
     }
 
-    static String metrics(final Path countersPath, final NodeStatus status)
+    /**
+     * Returns what {@code /metrics} serves: the forwarder's counters, the controller's status and the build.
+     */
+    static PrometheusRegistry registry(final Path countersPath, final Supplier<NodeStatus> status)
     {
-        final List<MetricFamily> families = new ArrayList<>();
-        // Mapped per scrape: a restarted forwarder replaces the file, and scrapes are seconds apart.
-        try (CountersFile counters = CountersFile.openReadOnly(countersPath))
-        {
-            families.addAll(PrometheusFormatter.families(counters.reader(), System.currentTimeMillis()));
-        }
-        catch (final CountersFileException ex)
-        {
-            // No forwarder: its counters are absent; sluice_forwarder_alive says so.
-        }
-        families.addAll(ControllerFamilies.of(status));
-        return PrometheusFormatter.render(families);
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(new ForwarderCountersCollector(countersPath, System::currentTimeMillis));
+        registry.register(new ControllerStatusCollector(status));
+        registry.register(BuildInfoCollector.ofThisBuild());
+        return registry;
     }
 
     private static MetricsServer.Response status(

@@ -290,7 +290,7 @@ class ControllerBgpTest
         assertTrue(status.contains("\"neighbors\":{\"10.10.1.1\":\"up\"}"), status);
         // One healthy backend is enough for the route; wait for both (python starts slowly on a busy machine).
         final String metrics = Eventually.await(WAIT, () -> lb1.http("/metrics"), text -> text.contains(
-            "sluice_backend_healthy{vip=\"web\",backend=\"be1\",address=\"10.1.0.1\"} 1"), "be1 healthy in lb1");
+            "sluice_backend_healthy{address=\"10.1.0.1\",backend=\"be1\",vip=\"web\"} 1"), "be1 healthy in lb1");
         assertTrue(metrics.contains("sluice_vip_announced{vip=\"web\"} 1"), metrics);
         assertTrue(metrics.contains("sluice_forwarder_alive 1"), metrics);
         assertTrue(metrics.contains("sluice_bgp_session_up{neighbor=\"10.10.1.1\"} 1"), metrics);

@@ -1,5 +1,6 @@
 package io.sluice.common.config;
 
+import io.sluice.common.counters.DutyCycleBuckets;
 import io.sluice.common.maglev.MaglevTableBuilder;
 
 import java.net.Inet4Address;
@@ -87,7 +88,8 @@ public record ForwarderConfig(
      */
     public long maxCounters()
     {
-        final long perWorker = 64 + 2L * (maxVips + maxBackends);
+        // 64 of its own, the duty-cycle histogram's buckets and sum.
+        final long perWorker = 64 + DutyCycleBuckets.COUNT + 1 + 2L * (maxVips + maxBackends);
         // Per port its 8 counters; per VIP its Maglev fingerprint.
         return (workers.size() * perWorker + 8L * ports.size() + maxVips + 16) * 5 / 4;
     }

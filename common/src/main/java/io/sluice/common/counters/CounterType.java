@@ -3,7 +3,8 @@ package io.sluice.common.counters;
 /**
  * Every counter the forwarder publishes in its counters file. The type id is what the file stores (Agrona's counter
  * type id) and never changes meaning once released: add new types with new ids, never renumber. Ids are grouped by
- * scope (1.. per worker, 100.. per VIP, 110.. per backend, 200.. per port, 300.. process-wide) so a group can grow.
+ * scope (1.. per worker, 100.. per VIP, 110.. per backend, 200.. per port, 300.. process-wide, 400.. per-worker
+ * histograms) so a group can grow.
  * <p>
  * The {@link CounterKey key} of a counter says which worker, reason, VIP, backend or port it counts; the label is for
  * people and is built by {@link CounterLabels}.
@@ -73,6 +74,14 @@ public enum CounterType
     ICMP_TOO_BIG_SUPPRESSED(42, Scope.WORKER, Kind.COUNTER, "icmp too big suppressed", "icmp_too_big_suppressed",
         "icmp_too_big_suppressed_per_s"),
 
+    // 400..: per-worker histograms (DutyCycleBuckets says how they are laid out).
+    /** Duty cycles whose time fell into one {@link DutyCycleBuckets} bucket; key index1 is the bucket. */
+    DUTY_CYCLE_BUCKET(400, Scope.WORKER_REASON, Kind.COUNTER, "duty cycle bucket", "duty_cycle_buckets",
+        "duty_cycle_buckets_per_s"),
+    /** Sum of every duty cycle's time, in nanoseconds (the histogram's sum). */
+    DUTY_CYCLE_NS_TOTAL(401, Scope.WORKER, Kind.COUNTER, "duty cycle ns total", "duty_cycle_ns_total",
+        "duty_cycle_ns_per_s"),
+
     VIP_PACKETS(100, Scope.VIP, Kind.COUNTER, "vip packets", "packets", "pps"),
     VIP_BYTES(101, Scope.VIP, Kind.COUNTER, "vip bytes", "bytes", "bytes_per_s"),
     /**
@@ -115,7 +124,7 @@ public enum CounterType
     {
         /** Key (worker, -1, -1). */
         WORKER,
-        /** Key (worker, reason ordinal, -1). */
+        /** Key (worker, reason ordinal, -1); for {@link CounterType#DUTY_CYCLE_BUCKET} the bucket instead of a reason. */
         WORKER_REASON,
         /** Key (worker, VIP index, -1). */
         VIP,

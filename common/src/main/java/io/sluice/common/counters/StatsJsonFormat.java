@@ -50,6 +50,7 @@ final class StatsJsonFormat
             json.field("stale", report.isStale(worker));
             writeStats(json, report, worker);
             writeReasons(json, report, worker);
+            writeDutyCycles(json, worker);
             json.endObject();
         }
         json.endArray();
@@ -118,6 +119,35 @@ final class StatsJsonFormat
             if (type.hasRate())
             {
                 json.field(type.rateName(), report.rate(stat.getValue().delta));
+            }
+        }
+    }
+
+    // The bucket counts since start, and the bucket bounds of the median, p99 and p99.99 (null: no cycle yet).
+    private static void writeDutyCycles(final JsonWriter json, final StatsReport.Group worker)
+    {
+        if (worker.dutyCycleBuckets.isEmpty())
+        {
+            return;
+        }
+        json.name(CounterType.DUTY_CYCLE_BUCKET.fieldName()).beginObject();
+        for (final StatsReport.ReasonStat bucket : worker.dutyCycleBuckets.values())
+        {
+            json.field(bucket.name, bucket.stat.value);
+        }
+        json.endObject();
+        final double[] quantiles = {0.5, 0.99, 0.9999};
+        final String[] names = {"duty_cycle_p50_below_ns", "duty_cycle_p99_below_ns", "duty_cycle_p9999_below_ns"};
+        for (int q = 0; q < quantiles.length; q++)
+        {
+            final long bound = worker.dutyCycleQuantileNs(quantiles[q]);
+            if (bound < 0 || bound == Long.MAX_VALUE)
+            {
+                json.name(names[q]).nullValue();
+            }
+            else
+            {
+                json.field(names[q], bound);
             }
         }
     }

@@ -77,6 +77,8 @@ final class StatsReport
         final Map<CounterType, Stat> stats = new EnumMap<>(CounterType.class);
         final SortedMap<Integer, ReasonStat> dropReasons = new TreeMap<>();
         final SortedMap<Integer, ReasonStat> passReasons = new TreeMap<>();
+        /** Duty cycles per {@link DutyCycleBuckets} bucket, named by the bucket. */
+        final SortedMap<Integer, ReasonStat> dutyCycleBuckets = new TreeMap<>();
 
         Group(final int id, final String name, final String backendName, final int slot)
         {
@@ -89,7 +91,13 @@ final class StatsReport
         void add(final CounterSnapshot.Entry entry, final long delta)
         {
             final CounterType type = entry.type();
-            if (type.scope() == CounterType.Scope.WORKER_REASON)
+            if (type == CounterType.DUTY_CYCLE_BUCKET)
+            {
+                dutyCycleBuckets.computeIfAbsent(entry.index1(), bucket -> new ReasonStat(nameOr(
+                    CounterLabels.reasonName(entry.label()), "bucket_" + bucket)))
+                    .stat.add(type.kind(), entry.value(), delta);
+            }
+            else if (type.scope() == CounterType.Scope.WORKER_REASON)
             {
                 final SortedMap<Integer, ReasonStat> reasons =
                     type == CounterType.DROP_REASON ? dropReasons : passReasons;
@@ -101,6 +109,30 @@ final class StatsReport
             {
                 stats.computeIfAbsent(type, t -> new Stat()).add(type.kind(), entry.value(), delta);
             }
+        }
+
+        /**
+         * Returns the upper bound of the duty-cycle bucket a quantile falls in: over the interval when cycles ran in
+         * it, else since the worker started.
+         *
+         * @param quantile 0 to 1.
+         * @return nanoseconds ({@link Long#MAX_VALUE} in the open-ended bucket), -1 without any cycle.
+         */
+        long dutyCycleQuantileNs(final double quantile)
+        {
+            final long[] values = new long[DutyCycleBuckets.COUNT];
+            final long[] deltas = new long[DutyCycleBuckets.COUNT];
+            long deltaTotal = 0;
+            for (final Map.Entry<Integer, ReasonStat> bucket : dutyCycleBuckets.entrySet())
+            {
+                if (bucket.getKey() >= 0 && bucket.getKey() < DutyCycleBuckets.COUNT)
+                {
+                    values[bucket.getKey()] = bucket.getValue().stat.value;
+                    deltas[bucket.getKey()] = bucket.getValue().stat.delta;
+                    deltaTotal += bucket.getValue().stat.delta;
+                }
+            }
+            return DutyCycleBuckets.quantileUpperBoundNs(deltaTotal > 0 ? deltas : values, quantile);
         }
 
         /**

@@ -38,6 +38,7 @@ final class StatsTextFormat
         backends(out, report);
         ports(out, report);
         workers(out, report);
+        dutyCycles(out, report);
         return out.toString();
     }
 
@@ -231,6 +232,42 @@ final class StatsTextFormat
                 worker.value(CounterType.SNAPSHOT_VERSION), worker.value(CounterType.MAX_DUTY_CYCLE_NS),
                 report.isStale(worker) ? "  STALE" : ""));
         }
+    }
+
+    // Quantiles of each worker's duty-cycle time, as the bound of their log2 bucket (DutyCycleBuckets).
+    private static void dutyCycles(final StringBuilder out, final StatsReport report)
+    {
+        boolean header = false;
+        for (final StatsReport.Group worker : report.workers.values())
+        {
+            if (worker.dutyCycleBuckets.isEmpty())
+            {
+                continue;
+            }
+            if (!header)
+            {
+                out.append(System.lineSeparator()).append(String.format(Locale.ROOT, "%-22s %12s %12s %12s%n",
+                    "duty cycle time below", "p50", "p99", "p99.99"));
+                header = true;
+            }
+            out.append(String.format(Locale.ROOT, "  worker %-13d %12s %12s %12s%n", worker.id,
+                bound(worker.dutyCycleQuantileNs(0.5)), bound(worker.dutyCycleQuantileNs(0.99)),
+                bound(worker.dutyCycleQuantileNs(0.9999))));
+        }
+    }
+
+    private static String bound(final long ns)
+    {
+        if (ns < 0)
+        {
+            return "-";
+        }
+        if (ns == Long.MAX_VALUE)
+        {
+            return String.format(Locale.ROOT, ">%.0f ms", DutyCycleBuckets.lowerBoundNs(DutyCycleBuckets.COUNT - 1) / 1e6);
+        }
+        return ns >= 1_000_000 ? String.format(Locale.ROOT, "%.1f ms", ns / 1e6) :
+            ns >= 1_000 ? String.format(Locale.ROOT, "%.1f us", ns / 1e3) : ns + " ns";
     }
 
     private static double workerRate(final StatsReport report, final StatsReport.Group worker, final CounterType type)

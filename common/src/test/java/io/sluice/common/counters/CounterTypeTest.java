@@ -43,6 +43,7 @@ class CounterTypeTest
             CounterType.CONTROL_COMMANDS_APPLIED, 300, CounterType.CONTROL_COMMANDS_REJECTED, 301,
             CounterType.FORWARDING_STATE_VERSION, 302, CounterType.MAGLEV_BUILD_NS_LAST, 303,
             CounterType.FORWARDER_STATE, 304,
+            CounterType.DUTY_CYCLE_BUCKET, 400, CounterType.DUTY_CYCLE_NS_TOTAL, 401,
         };
         for (int i = 0; i < table.length; i += 2)
         {

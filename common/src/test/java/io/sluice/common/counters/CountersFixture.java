@@ -26,6 +26,7 @@ final class CountersFixture implements AutoCloseable
     final int[][] workerIds = new int[WORKERS][];
     final int[][] dropIds = new int[WORKERS][DROP_ORDINALS.length];
     final int[][] passIds = new int[WORKERS][PASS_ORDINALS.length];
+    final int[][] dutyCycleIds = new int[WORKERS][DutyCycleBuckets.COUNT];
     final int[][][] vipIds = new int[WORKERS][VIPS.length][2];
     final int[][][][] backendIds = new int[WORKERS][VIPS.length][2][2];
     final int[][] portIds = new int[PORTS.length][];
@@ -57,6 +58,11 @@ final class CountersFixture implements AutoCloseable
             {
                 passIds[worker][i] = count(allocator.reasonCounter(CounterType.PASS_REASON, worker, PASS_ORDINALS[i],
                     PASS_NAMES[i]));
+            }
+            for (int bucket = 0; bucket < DutyCycleBuckets.COUNT; bucket++)
+            {
+                dutyCycleIds[worker][bucket] = count(allocator.reasonCounter(CounterType.DUTY_CYCLE_BUCKET, worker,
+                    bucket, DutyCycleBuckets.name(bucket)));
             }
             for (int vip = 0; vip < VIPS.length; vip++)
             {

@@ -349,6 +349,39 @@ class StatsToolTest
     }
 
     @Test
+    void showsDutyCycleQuantilesPerWorker()
+    {
+        final CountersFixture fixture = fixture("lb1");
+        writeValues(fixture);
+        // Worker 0: 90 cycles under 256 ns, 9 in [1, 2) us, 1 in [128, 256) us; worker 1 none yet.
+        fixture.writer.set(fixture.dutyCycleIds[0][0], 90);
+        fixture.writer.set(fixture.dutyCycleIds[0][3], 9);
+        fixture.writer.set(fixture.dutyCycleIds[0][10], 1);
+
+        final Run text = run(clockFor(fixture), "--node", "lb1", "--dir", directory.toString(), "--interval", "0.1");
+        assertEquals(0, text.status(), text.err());
+        assertTrue(text.out().matches("(?s).*\nduty cycle time below +p50 +p99 +p99\\.99\n" +
+            "  worker 0 +256 ns +2\\.0 us +262\\.1 us\n  worker 1 +- +- +-\n.*"), text.out());
+
+        final Run json = run(clockFor(fixture), "--node", "lb1", "--dir", directory.toString(), "--interval", "0.1",
+            "--json");
+        assertEquals(0, json.status(), json.err());
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> worker0 = ((List<Map<String, Object>>)json.json().get("workers")).get(0);
+        assertEquals(256L, number(worker0.get("duty_cycle_p50_below_ns")));
+        assertEquals(2048L, number(worker0.get("duty_cycle_p99_below_ns")));
+        assertEquals(262_144L, number(worker0.get("duty_cycle_p9999_below_ns")));
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> buckets = (Map<String, Object>)worker0.get("duty_cycle_buckets");
+        assertEquals(90L, number(buckets.get("lt_256ns")));
+        assertEquals(9L, number(buckets.get("lt_2048ns")));
+        assertEquals(DutyCycleBuckets.COUNT, buckets.size());
+        assertEquals(5L, number(((Map<?, ?>)worker0.get("pass_reasons")).get("NO_VIP")),
+            "bucket counters do not leak into the pass reasons");
+        assertEquals(2, ((Map<?, ?>)worker0.get("pass_reasons")).size());
+    }
+
+    @Test
     void printsTextForOperators()
     {
         final CountersFixture fixture = fixture("lb1");

@@ -8,12 +8,11 @@ import org.agrona.concurrent.status.CountersReader;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Turns the forwarder's counters into Prometheus metric families: per worker (with {@code worker}, and for reasons
+ * Turns the forwarder's counters into Prometheus metric points: per worker (with {@code worker}, and for reasons
  * {@code reason}), per VIP and per backend (summed over workers, named from the labels), per port and process-wide.
  * Counters are grouped by their {@link CounterKey}; labels only supply the names a key cannot hold.
  */
@@ -27,10 +26,17 @@ final class CounterFamilies
      *
      * @param name   metric name.
      * @param help   help text.
-     * @param type   Prometheus type.
+     * @param counter true for a Prometheus counter, false for a gauge.
      * @param divide divisor turning the stored unit into the base unit (1 when it already is).
      */
-    private record Spec(String name, String help, MetricFamily.Type type, double divide)
+    private record Spec(String name, String help, boolean counter, double divide)
+    {
+    }
+
+    /**
+     * One data point: its value in the base unit and its labels, names and values alternating.
+     */
+    private record Point(double value, String... labels)
     {
     }
 
@@ -48,20 +54,26 @@ final class CounterFamilies
     }
 
     /**
-     * Reads every counter once and builds the families, in {@link CounterType} order; unknown type ids (a newer
-     * forwarder) are skipped.
+     * Reads every counter once and adds its points to the builder, in {@link CounterType} order; unknown type ids (a
+     * newer forwarder) are skipped.
      *
      * @param reader the counters.
      * @param nowMs  epoch milliseconds now, for heartbeat ages.
-     * @return the families that have at least one sample.
+     * @param out    where the points go.
      */
-    static List<MetricFamily> read(final CountersReader reader, final long nowMs)
+    static void read(final CountersReader reader, final long nowMs, final MetricSnapshotsBuilder out)
     {
         final List<Entry> entries = new ArrayList<>();
+        final DutyCycleFamily dutyCycles = new DutyCycleFamily();
         reader.forEach((id, typeId, keyBuffer, label) ->
         {
             final CounterType type = CounterType.fromTypeId(typeId);
-            if (type != null && SPECS.containsKey(type))
+            if (type == CounterType.DUTY_CYCLE_BUCKET || type == CounterType.DUTY_CYCLE_NS_TOTAL)
+            {
+                dutyCycles.add(type, CounterKey.worker(keyBuffer, 0), CounterKey.index1(keyBuffer, 0),
+                    reader.getCounterValue(id));
+            }
+            else if (type != null && SPECS.containsKey(type))
             {
                 entries.add(new Entry(type, CounterKey.worker(keyBuffer, 0), CounterKey.index1(keyBuffer, 0),
                     CounterKey.index2(keyBuffer, 0), label, reader.getCounterValue(id)));
@@ -69,7 +81,6 @@ final class CounterFamilies
         });
         entries.sort(ORDER);
 
-        final Map<CounterType, List<Sample>> samples = new EnumMap<>(CounterType.class);
         for (int i = 0; i < entries.size(); )
         {
             final Entry first = entries.get(i);
@@ -82,24 +93,22 @@ final class CounterFamilies
                 next++;
             }
             while (isSummed(first.type) && next < entries.size() && entries.get(next).sameKeyIgnoringWorker(first));
-            final Sample sample = sample(first, sum, nowMs);
-            if (sample != null)
+            final Point point = point(first, sum, nowMs);
+            if (point != null)
             {
-                samples.computeIfAbsent(first.type, type -> new ArrayList<>()).add(sample);
+                final Spec spec = SPECS.get(first.type);
+                if (spec.counter)
+                {
+                    out.counter(spec.name, spec.help, point.value, point.labels);
+                }
+                else
+                {
+                    out.gauge(spec.name, spec.help, point.value, point.labels);
+                }
             }
             i = next;
         }
-
-        final Map<String, MetricFamily> families = new LinkedHashMap<>();
-        for (final Map.Entry<CounterType, List<Sample>> bySpec : samples.entrySet())
-        {
-            final Spec spec = SPECS.get(bySpec.getKey());
-            final MetricFamily known = families.get(spec.name);
-            final List<Sample> merged = new ArrayList<>(known == null ? List.of() : known.samples());
-            merged.addAll(bySpec.getValue());
-            families.put(spec.name, new MetricFamily(spec.name, spec.help, spec.type, merged));
-        }
-        return new ArrayList<>(families.values());
+        dutyCycles.addTo(out);
     }
 
     /**
@@ -120,7 +129,7 @@ final class CounterFamilies
         return name.isEmpty() ? null : name;
     }
 
-    private static Sample sample(final Entry entry, final long value, final long nowMs)
+    private static Point point(final Entry entry, final long value, final long nowMs)
     {
         final Spec spec = SPECS.get(entry.type);
         final String worker = Integer.toString(entry.worker);
@@ -131,23 +140,23 @@ final class CounterFamilies
                 {
                     // No heartbeat yet (0) has no age; a clock step back must not give a negative one.
                     return value <= 0 ? null :
-                        Sample.of(Math.max(0, nowMs - value) / MILLIS_PER_SECOND, "worker", worker);
+                        new Point(Math.max(0, nowMs - value) / MILLIS_PER_SECOND, "worker", worker);
                 }
                 final String typeLabel = TYPE_LABELS.get(entry.type);
-                return typeLabel != null ? Sample.of(value, "worker", worker, "type", typeLabel) :
-                    Sample.of(value / spec.divide, "worker", worker);
+                return typeLabel != null ? new Point(value, "worker", worker, "type", typeLabel) :
+                    new Point(value / spec.divide, "worker", worker);
             case WORKER_REASON:
-                return Sample.of(value, "worker", worker, "reason",
+                return new Point(value, "worker", worker, "reason",
                     orElse(CounterLabels.reasonName(entry.label), "reason_" + entry.index1));
             case VIP:
-                return Sample.of(value, "vip", vipName(entry));
+                return new Point(value, "vip", vipName(entry));
             case BACKEND:
-                return Sample.of(value, "vip", vipName(entry), "backend",
+                return new Point(value, "vip", vipName(entry), "backend",
                     orElse(shortName(CounterLabels.backendName(entry.label)), "slot#" + entry.index2));
             case PORT:
-                return Sample.of(value, "port", Integer.toString(entry.index1));
+                return new Point(value, "port", Integer.toString(entry.index1));
             case PROCESS:
-                return Sample.of(value / spec.divide);
+                return new Point(value / spec.divide);
             default:
                 return null;
         }
@@ -197,8 +206,8 @@ final class CounterFamilies
     private static Map<CounterType, Spec> specs()
     {
         final Map<CounterType, Spec> specs = new EnumMap<>(CounterType.class);
-        final MetricFamily.Type counter = MetricFamily.Type.COUNTER;
-        final MetricFamily.Type gauge = MetricFamily.Type.GAUGE;
+        final boolean counter = true;
+        final boolean gauge = false;
         put(specs, CounterType.RX_PACKETS, "sluice_worker_rx_packets_total", "Packets received by the worker.",
             counter, 1);
         put(specs, CounterType.RX_BYTES, "sluice_worker_rx_bytes_total", "Bytes received by the worker.", counter, 1);
@@ -305,9 +314,9 @@ final class CounterFamilies
         final CounterType type,
         final String name,
         final String help,
-        final MetricFamily.Type metricType,
+        final boolean counter,
         final double divide)
     {
-        specs.put(type, new Spec(name, help, metricType, divide));
+        specs.put(type, new Spec(name, help, counter, divide));
     }
 }

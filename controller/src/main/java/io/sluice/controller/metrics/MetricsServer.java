@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 
 /**
  * Serves {@code GET /metrics} over HTTP with the JDK's built-in server: the body comes from a supplier (usually
- * {@link PrometheusFormatter}) on every scrape. The controller adds its other endpoints ({@code /status}, the
+ * {@link MetricsExposition}) on every scrape. The controller adds its other endpoints ({@code /status}, the
  * operator actions) as {@link Route routes}. Unknown paths get 404, other methods 405; a supplier or route that
  * throws gives 500 for that request and the server keeps serving.
  */

@@ -1,6 +1,8 @@
 /**
- * Prometheus metrics: {@link io.sluice.controller.metrics.PrometheusFormatter} is the pure renderer of the
- * forwarder's counters and the controller's own {@link io.sluice.controller.metrics.MetricFamily families};
- * {@link io.sluice.controller.metrics.MetricsServer} is the thin HTTP adapter that serves them.
+ * Prometheus metrics through the Prometheus Java client: {@link io.sluice.controller.metrics.ForwarderCountersCollector}
+ * over the forwarder's counters file, {@link io.sluice.controller.metrics.ControllerStatusCollector} over the
+ * controller's status and {@link io.sluice.controller.metrics.BuildInfoCollector}, rendered by
+ * {@link io.sluice.controller.metrics.MetricsExposition}; {@link io.sluice.controller.metrics.MetricsServer} is the
+ * thin HTTP adapter that serves them. May use common's counters layout and the controller's status.
  */
 package io.sluice.controller.metrics;

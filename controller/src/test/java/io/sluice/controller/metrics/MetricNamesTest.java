@@ -5,6 +5,8 @@ import io.sluice.common.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CounterWriter;
 import io.sluice.common.counters.CountersFile;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.controller.status.NodeStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,12 +53,15 @@ class MetricNamesTest
         "sluice_worker_icmp_generated_total", "sluice_worker_icmp_rate_limited_total",
         "sluice_worker_icmp_too_big_suppressed_total",
         "sluice_worker_capture_frames_total", "sluice_worker_capture_drops_total",
+        "sluice_worker_duty_cycle_seconds",
         // The controller's own (ControllerFamilies).
         "sluice_forwarder_alive", "sluice_forwarder_synchronized", "sluice_forwarder_unconfirmed_commands",
         "sluice_bgp_session_up", "sluice_vip_announced", "sluice_vip_fail_open", "sluice_vip_eligible_backends",
         "sluice_backend_healthy", "sluice_backend_eligible", "sluice_backend_weight", "sluice_backend_drained",
         "sluice_backend_maglev_slots", "sluice_health_check_latency_seconds", "sluice_health_checks_total",
-        "sluice_health_check_failures_total", "sluice_backend_flaps_total", "sluice_backend_held_down");
+        "sluice_health_check_failures_total", "sluice_backend_flaps_total", "sluice_backend_held_down",
+        // Which build the node runs (BuildInfoCollector).
+        "sluice_build_info");
 
 
     private static final Pattern TYPE_LINE = Pattern.compile("^# TYPE (\\S+) ", Pattern.MULTILINE);
@@ -77,8 +82,12 @@ class MetricNamesTest
             {
                 writer.set(allocate(allocator, type), 1);
             }
-            exported.addAll(names(PrometheusFormatter.format(file.reader(), System.currentTimeMillis(),
-                ControllerFamilies.of(status()))));
+            final PrometheusRegistry registry = new PrometheusRegistry();
+            registry.register((MultiCollector)() ->
+                ForwarderCountersCollector.snapshots(file.reader(), System.currentTimeMillis()));
+            registry.register(new ControllerStatusCollector(MetricNamesTest::status));
+            registry.register(BuildInfoCollector.ofThisBuild());
+            exported.addAll(names(MetricsExposition.text(registry.scrape())));
         }
 
         final Set<String> missing = new TreeSet<>(PINNED);

@@ -1,8 +1,8 @@
 package io.sluice.controller.status;
 
 import io.sluice.common.config.IpLiterals;
-import io.sluice.controller.metrics.ControllerFamilies;
-import io.sluice.controller.metrics.PrometheusFormatter;
+import io.sluice.controller.metrics.ControllerStatusCollector;
+import io.sluice.controller.metrics.MetricsExposition;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -58,12 +58,12 @@ class StatusRendererTest
     @Test
     void exportsPrometheusFamilies()
     {
-        final String text = PrometheusFormatter.render(ControllerFamilies.of(STATUS));
-        assertTrue(text.contains("sluice_vip_announced{vip=\"web\"} 1\n"), text);
-        assertTrue(text.contains("sluice_backend_drained{vip=\"web\",backend=\"be2\",address=\"10.1.0.2\"} 1\n"), text);
-        assertTrue(text.contains("sluice_bgp_session_up{neighbor=\"10.10.1.1\"} 1\n"), text);
+        final String text = MetricsExposition.text(ControllerStatusCollector.snapshots(STATUS));
+        assertTrue(text.contains("sluice_vip_announced{vip=\"web\"} 1.0\n"), text);
+        assertTrue(text.contains("sluice_backend_drained{address=\"10.1.0.2\",backend=\"be2\",vip=\"web\"} 1.0\n"), text);
+        assertTrue(text.contains("sluice_bgp_session_up{neighbor=\"10.10.1.1\"} 1.0\n"), text);
         assertTrue(text.contains("# TYPE sluice_health_check_failures_total counter\n"), text);
-        assertTrue(text.contains("sluice_health_check_latency_seconds{vip=\"web\",backend=\"be1\",address=\"10.1.0.1\"}" +
+        assertTrue(text.contains("sluice_health_check_latency_seconds{address=\"10.1.0.1\",backend=\"be1\",vip=\"web\"}" +
             " 0.002\n"), text);
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.forwarder.agent;
 import io.sluice.common.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CounterWriter;
+import io.sluice.common.counters.DutyCycleBuckets;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.ForwardingSnapshot;
 import io.sluice.forwarder.pipeline.DropReason;
@@ -41,6 +42,8 @@ public final class ForwarderCounters
     private final int[][] workerIds;
     private final int[][] dropIds;
     private final int[][] passIds;
+    // Per worker: the duty-cycle time sum, then one counter per DutyCycleBuckets bucket.
+    private final int[][] dutyCycleIds;
     private final Map<Integer, int[]> vipEntries = new TreeMap<>();
     private final Map<Integer, int[]> backendEntries = new TreeMap<>();
     private volatile SlotCounterMap slotMap = SlotCounterMap.EMPTY;
@@ -61,6 +64,7 @@ public final class ForwarderCounters
         workerIds = new int[workers][WORKER_TYPES.length];
         dropIds = new int[workers][DropReason.count()];
         passIds = new int[workers][PassReason.values().length];
+        dutyCycleIds = new int[workers][];
         for (int w = 0; w < workers; w++)
         {
             for (int t = 0; t < WORKER_TYPES.length; t++)
@@ -77,7 +81,10 @@ public final class ForwarderCounters
                 passIds[w][reason.ordinal()] =
                     allocator.reasonCounter(CounterType.PASS_REASON, w, reason.ordinal(), reason.name());
             }
+            dutyCycleIds[w] = allocateDutyCycleCounters(allocator, w);
         }
+        // A row per worker before the first VIP: SlotCounterMap.EMPTY has none, and a flush indexes by worker.
+        publishMap();
     }
 
     /**
@@ -271,6 +278,28 @@ public final class ForwarderCounters
             writer.set(passes[r], counters.passed(r));
         }
         publishSlots(worker, counters, pipeline.snapshot());
+        publishDutyCycles(dutyCycleIds[worker], io.dutyCycleTimes());
+    }
+
+    private static int[] allocateDutyCycleCounters(final CounterAllocator allocator, final int worker)
+    {
+        final int[] ids = new int[1 + DutyCycleBuckets.COUNT];
+        ids[0] = allocator.workerCounter(CounterType.DUTY_CYCLE_NS_TOTAL, worker);
+        for (int bucket = 0; bucket < DutyCycleBuckets.COUNT; bucket++)
+        {
+            ids[1 + bucket] = allocator.reasonCounter(CounterType.DUTY_CYCLE_BUCKET, worker, bucket,
+                DutyCycleBuckets.name(bucket));
+        }
+        return ids;
+    }
+
+    private void publishDutyCycles(final int[] ids, final DutyCycleHistogram times)
+    {
+        writer.set(ids[0], times.sumNs());
+        for (int bucket = 0; bucket < DutyCycleBuckets.COUNT; bucket++)
+        {
+            writer.set(ids[1 + bucket], times.bucketCount(bucket));
+        }
     }
 
     private void publishSlots(final int worker, final PipelineCounters counters, final ForwardingSnapshot snapshot)

@@ -3,8 +3,9 @@ package io.sluice.forwarder.agent;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 
 /**
- * A worker's I/O counters (RX, TX, TX-full drops, duty cycles) kept as plain fields on the worker's thread, and
- * the hook that publishes them with the pipeline's counters to shared memory every flush interval.
+ * A worker's I/O counters (RX, TX, TX-full drops, duty cycles and their {@link DutyCycleHistogram times}) kept
+ * as plain fields on the worker's thread, and the hook that publishes them with the pipeline's counters to shared
+ * memory every flush interval.
  */
 public final class WorkerCounters
 {
@@ -38,6 +39,7 @@ public final class WorkerCounters
     long kernelRxDrops;
     long captureFrames;
     long captureDrops;
+    final DutyCycleHistogram dutyCycleTimes = new DutyCycleHistogram();
 
     /**
      * Creates counters.
@@ -81,6 +83,7 @@ public final class WorkerCounters
     void onDutyCycle(final long durationNs)
     {
         dutyCycles++;
+        dutyCycleTimes.record(durationNs);
         if (durationNs > maxDutyCycleNs)
         {
             maxDutyCycleNs = durationNs;
@@ -130,6 +133,11 @@ public final class WorkerCounters
     public long maxDutyCycleNs()
     {
         return maxDutyCycleNs;
+    }
+
+    public DutyCycleHistogram dutyCycleTimes()
+    {
+        return dutyCycleTimes;
     }
 
     public long kernelTxPackets()

@@ -4,6 +4,7 @@ import io.sluice.common.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CounterWriter;
 import io.sluice.common.counters.CountersFile;
+import io.sluice.common.counters.DutyCycleBuckets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class PrometheusFormatterTest
+class ForwarderCountersCollectorTest
 {
     private static final long NOW_MS = 1_700_000_010_000L;
 
@@ -53,19 +54,47 @@ class PrometheusFormatterTest
         writer.set(allocator.workerCounter(CounterType.HEARTBEAT_MS, 0), NOW_MS - 2_500);
         writer.set(allocator.workerCounter(CounterType.MAX_DUTY_CYCLE_NS, 0), 1_500_000);
 
-        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+        final List<String> lines = lines(text());
 
+        // The client writes families in name order.
         assertContainsInOrder(lines,
+            "# TYPE sluice_worker_rx_bytes_total counter",
+            "sluice_worker_rx_bytes_total{worker=\"0\"} 1500.0",
             "# HELP sluice_worker_rx_packets_total Packets received by the worker.",
             "# TYPE sluice_worker_rx_packets_total counter",
-            "sluice_worker_rx_packets_total{worker=\"0\"} 10",
-            "sluice_worker_rx_packets_total{worker=\"1\"} 20",
-            "# TYPE sluice_worker_rx_bytes_total counter",
-            "sluice_worker_rx_bytes_total{worker=\"0\"} 1500");
+            "sluice_worker_rx_packets_total{worker=\"0\"} 10.0",
+            "sluice_worker_rx_packets_total{worker=\"1\"} 20.0");
         assertTrue(lines.contains("# TYPE sluice_worker_connection_entries gauge"));
-        assertTrue(lines.contains("sluice_worker_connection_entries{worker=\"0\"} 7"));
+        assertTrue(lines.contains("sluice_worker_connection_entries{worker=\"0\"} 7.0"));
         assertTrue(lines.contains("sluice_worker_heartbeat_age_seconds{worker=\"0\"} 2.5"));
         assertTrue(lines.contains("sluice_worker_max_duty_cycle_seconds{worker=\"0\"} 0.0015"));
+    }
+
+    @Test
+    void rendersDutyCycleBucketsAsAHistogramPerWorker()
+    {
+        writer.set(allocator.workerCounter(CounterType.DUTY_CYCLE_NS_TOTAL, 0), 1_500_000_000L);
+        for (int bucket = 0; bucket < DutyCycleBuckets.COUNT; bucket++)
+        {
+            final int id = allocator.reasonCounter(CounterType.DUTY_CYCLE_BUCKET, 0, bucket,
+                DutyCycleBuckets.name(bucket));
+            writer.set(id, bucket == 0 ? 10 : bucket == 2 ? 5 : bucket == DutyCycleBuckets.COUNT - 1 ? 1 : 0);
+        }
+
+        final List<String> lines = lines(text());
+
+        assertContainsInOrder(lines,
+            "# TYPE sluice_worker_duty_cycle_seconds histogram",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"2.56E-7\"} 10",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"5.12E-7\"} 10",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"1.024E-6\"} 15",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"0.134217728\"} 15",
+            "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\",le=\"+Inf\"} 16",
+            "sluice_worker_duty_cycle_seconds_count{worker=\"0\"} 16",
+            "sluice_worker_duty_cycle_seconds_sum{worker=\"0\"} 1.5");
+        assertEquals(DutyCycleBuckets.COUNT, count(lines, "sluice_worker_duty_cycle_seconds_bucket{worker=\"0\""));
+        assertFalse(lines.stream().anyMatch(line -> line.contains("duty_cycle_bucket") || line.contains("ns_total")),
+            "the bucket counters themselves are not exported: " + lines);
     }
 
     @Test
@@ -74,10 +103,10 @@ class PrometheusFormatterTest
         writer.set(allocator.reasonCounter(CounterType.DROP_REASON, 0, 3, "IPV4_TRUNCATED"), 4);
         writer.set(allocator.reasonCounter(CounterType.PASS_REASON, 1, 0, "NOT_A_VIP"), 9);
 
-        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+        final List<String> lines = lines(text());
 
-        assertTrue(lines.contains("sluice_worker_drops_total{worker=\"0\",reason=\"IPV4_TRUNCATED\"} 4"));
-        assertTrue(lines.contains("sluice_worker_passes_total{worker=\"1\",reason=\"NOT_A_VIP\"} 9"));
+        assertTrue(lines.contains("sluice_worker_drops_total{reason=\"IPV4_TRUNCATED\",worker=\"0\"} 4.0"));
+        assertTrue(lines.contains("sluice_worker_passes_total{reason=\"NOT_A_VIP\",worker=\"1\"} 9.0"));
     }
 
     @Test
@@ -90,16 +119,16 @@ class PrometheusFormatterTest
         writer.set(allocator.workerCounter(CounterType.CAPTURE_FRAMES, 0), 100);
         writer.set(allocator.workerCounter(CounterType.CAPTURE_DROPS, 0), 2);
 
-        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+        final List<String> lines = lines(text());
 
         assertEquals(1, lines.stream().filter("# TYPE sluice_worker_icmp_generated_total counter"::equals).count(),
             "one family for both types: " + lines);
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"0\",type=\"echo_reply_v4\"} 12"));
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"1\",type=\"echo_reply_v4\"} 5"));
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"0\",type=\"echo_reply_v6\"} 3"));
-        assertTrue(lines.contains("sluice_worker_icmp_rate_limited_total{worker=\"1\"} 7"));
-        assertTrue(lines.contains("sluice_worker_capture_frames_total{worker=\"0\"} 100"));
-        assertTrue(lines.contains("sluice_worker_capture_drops_total{worker=\"0\"} 2"));
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"echo_reply_v4\",worker=\"0\"} 12.0"));
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"echo_reply_v4\",worker=\"1\"} 5.0"));
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"echo_reply_v6\",worker=\"0\"} 3.0"));
+        assertTrue(lines.contains("sluice_worker_icmp_rate_limited_total{worker=\"1\"} 7.0"));
+        assertTrue(lines.contains("sluice_worker_capture_frames_total{worker=\"0\"} 100.0"));
+        assertTrue(lines.contains("sluice_worker_capture_drops_total{worker=\"0\"} 2.0"));
     }
 
     @Test
@@ -131,11 +160,11 @@ class PrometheusFormatterTest
         writer.set(allocator.backendCounter(CounterType.BACKEND_PACKETS, 1, 0, 2, "web (10.100.0.1:80/tcp)",
             "be1 (10.0.0.1)"), 4);
 
-        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+        final List<String> lines = lines(text());
 
-        assertTrue(lines.contains("sluice_vip_packets_total{vip=\"web\"} 11"));
-        assertTrue(lines.contains("sluice_vip_bytes_total{vip=\"dns\"} 640"));
-        assertTrue(lines.contains("sluice_backend_packets_total{vip=\"web\",backend=\"be1\"} 7"));
+        assertTrue(lines.contains("sluice_vip_packets_total{vip=\"web\"} 11.0"));
+        assertTrue(lines.contains("sluice_vip_bytes_total{vip=\"dns\"} 640.0"));
+        assertTrue(lines.contains("sluice_backend_packets_total{backend=\"be1\",vip=\"web\"} 7.0"));
     }
 
     @Test
@@ -147,14 +176,14 @@ class PrometheusFormatterTest
         writer.set(allocator.processCounter(CounterType.CONTROL_COMMANDS_REJECTED), 1);
         writer.set(allocator.processCounter(CounterType.FORWARDING_STATE_VERSION), 42);
 
-        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+        final List<String> lines = lines(text());
 
-        assertTrue(lines.contains("sluice_port_rx_packets_total{port=\"0\"} 100"));
-        assertTrue(lines.contains("sluice_port_rx_missed_packets_total{port=\"1\"} 2"));
-        assertTrue(lines.contains("sluice_control_commands_applied_total 12"));
-        assertTrue(lines.contains("sluice_control_commands_rejected_total 1"));
+        assertTrue(lines.contains("sluice_port_rx_packets_total{port=\"0\"} 100.0"));
+        assertTrue(lines.contains("sluice_port_rx_missed_packets_total{port=\"1\"} 2.0"));
+        assertTrue(lines.contains("sluice_control_commands_applied_total 12.0"));
+        assertTrue(lines.contains("sluice_control_commands_rejected_total 1.0"));
         assertTrue(lines.contains("# TYPE sluice_forwarding_state_version gauge"));
-        assertTrue(lines.contains("sluice_forwarding_state_version 42"));
+        assertTrue(lines.contains("sluice_forwarding_state_version 42.0"));
     }
 
     @Test
@@ -166,13 +195,12 @@ class PrometheusFormatterTest
             writer.set(allocator.reasonCounter(CounterType.DROP_REASON, worker, 1, "A"), 1);
             writer.set(allocator.reasonCounter(CounterType.DROP_REASON, worker, 2, "B"), 1);
         }
-        final List<MetricFamily> extra = List.of(
-            MetricFamily.gauge("sluice_backend_health", "1 when the backend is healthy.",
-                List.of(Sample.of(1, "vip", "web", "backend", "be1"))),
-            MetricFamily.gauge("sluice_backend_health", "1 when the backend is healthy.",
-                List.of(Sample.of(0, "vip", "web", "backend", "be2"))));
+        final MetricSnapshotsBuilder builder = new MetricSnapshotsBuilder();
+        CounterFamilies.read(file.reader(), NOW_MS, builder);
+        builder.gauge("sluice_backend_health", "1 when the backend is healthy.", 1, "vip", "web", "backend", "be1");
+        builder.gauge("sluice_backend_health", "1 when the backend is healthy.", 0, "vip", "web", "backend", "be2");
 
-        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS, extra));
+        final List<String> lines = lines(MetricsExposition.text(builder.build()));
 
         assertEquals(1, count(lines, "# HELP sluice_worker_rx_packets_total "));
         assertEquals(1, count(lines, "# TYPE sluice_worker_rx_packets_total "));
@@ -181,19 +209,19 @@ class PrometheusFormatterTest
         assertEquals(1, count(lines, "# HELP sluice_backend_health "));
         assertContainsInOrder(lines,
             "# TYPE sluice_backend_health gauge",
-            "sluice_backend_health{vip=\"web\",backend=\"be1\"} 1",
-            "sluice_backend_health{vip=\"web\",backend=\"be2\"} 0");
+            "sluice_backend_health{backend=\"be1\",vip=\"web\"} 1.0",
+            "sluice_backend_health{backend=\"be2\",vip=\"web\"} 0.0");
     }
 
     @Test
     void escapesLabelValuesAndHelp()
     {
-        final String text = PrometheusFormatter.render(List.of(MetricFamily.gauge("sluice_bgp_announced",
-            "Back\\slash\nnewline \"quoted\".", List.of(Sample.of(1, "vip", "a\\b\"c\nd")))));
+        final String text = MetricsExposition.text(new MetricSnapshotsBuilder().gauge("sluice_bgp_announced",
+            "Back\\slash\nnewline \"quoted\".", 1, "vip", "a\\b\"c\nd").build());
 
         assertEquals("# HELP sluice_bgp_announced Back\\\\slash\\nnewline \"quoted\".\n" +
             "# TYPE sluice_bgp_announced gauge\n" +
-            "sluice_bgp_announced{vip=\"a\\\\b\\\"c\\nd\"} 1\n", text);
+            "sluice_bgp_announced{vip=\"a\\\\b\\\"c\\nd\"} 1.0\n", text);
     }
 
     @Test
@@ -201,9 +229,9 @@ class PrometheusFormatterTest
     {
         writer.set(allocator.vipCounter(CounterType.VIP_PACKETS, 0, 0, "we\"b (10.100.0.1:80/tcp)"), 1);
 
-        final String text = PrometheusFormatter.format(file.reader(), NOW_MS);
+        final String text = text();
 
-        assertTrue(text.contains("sluice_vip_packets_total{vip=\"we\\\"b\"} 1\n"), text);
+        assertTrue(text.contains("sluice_vip_packets_total{vip=\"we\\\"b\"} 1.0\n"), text);
     }
 
     @Test
@@ -211,35 +239,41 @@ class PrometheusFormatterTest
     {
         allocator.workerCounter(CounterType.HEARTBEAT_MS, 0);
 
-        assertFalse(PrometheusFormatter.format(file.reader(), NOW_MS).contains("heartbeat"));
+        assertFalse(text().contains("heartbeat"));
     }
 
     @Test
     void formatsSpecialValues()
     {
-        assertEquals("NaN", PrometheusFormatter.formatValue(Double.NaN));
-        assertEquals("+Inf", PrometheusFormatter.formatValue(Double.POSITIVE_INFINITY));
-        assertEquals("-Inf", PrometheusFormatter.formatValue(Double.NEGATIVE_INFINITY));
-        assertEquals("0.25", PrometheusFormatter.formatValue(0.25));
-        assertEquals("-3", PrometheusFormatter.formatValue(-3));
+        final List<String> lines = lines(MetricsExposition.text(new MetricSnapshotsBuilder()
+            .gauge("sluice_x", "x", Double.NaN, "v", "nan")
+            .gauge("sluice_x", "x", Double.POSITIVE_INFINITY, "v", "plus")
+            .gauge("sluice_x", "x", Double.NEGATIVE_INFINITY, "v", "minus")
+            .gauge("sluice_x", "x", 0.25, "v", "quarter")
+            .gauge("sluice_x", "x", -3, "v", "negative").build()));
+
+        assertTrue(lines.contains("sluice_x{v=\"nan\"} NaN"), lines.toString());
+        assertTrue(lines.contains("sluice_x{v=\"plus\"} +Inf"), lines.toString());
+        assertTrue(lines.contains("sluice_x{v=\"minus\"} -Inf"), lines.toString());
+        assertTrue(lines.contains("sluice_x{v=\"quarter\"} 0.25"), lines.toString());
+        assertTrue(lines.contains("sluice_x{v=\"negative\"} -3.0"), lines.toString());
     }
 
     @Test
     void refusesOneNameWithTwoTypes()
     {
-        final List<MetricFamily> families = List.of(
-            MetricFamily.gauge("sluice_x", "x", List.of(Sample.of(1))),
-            MetricFamily.counter("sluice_x", "x", List.of(Sample.of(1))));
+        final MetricSnapshotsBuilder builder = new MetricSnapshotsBuilder().gauge("sluice_x", "x", 1);
 
-        assertThrows(IllegalArgumentException.class, () -> PrometheusFormatter.render(families));
+        assertThrows(IllegalArgumentException.class, () -> builder.counter("sluice_x", "x", 1));
     }
 
     @Test
     void refusesInvalidNames()
     {
-        assertThrows(IllegalArgumentException.class, () -> MetricFamily.gauge("sluice-x", "x", List.of()));
-        assertThrows(IllegalArgumentException.class, () -> Sample.of(1, "bad-label", "v"));
-        assertThrows(IllegalArgumentException.class, () -> Sample.of(1, "odd"));
+        final MetricSnapshotsBuilder builder = new MetricSnapshotsBuilder();
+        assertThrows(IllegalArgumentException.class, () -> builder.gauge("sluice-x", "x", 1));
+        assertThrows(IllegalArgumentException.class, () -> builder.gauge("sluice_x", "x", 1, "bad-label", "v"));
+        assertThrows(IllegalArgumentException.class, () -> builder.gauge("sluice_x", "x", 1, "odd"));
     }
 
     @Test
@@ -248,6 +282,11 @@ class PrometheusFormatterTest
         assertEquals("web", CounterFamilies.shortName("web (10.100.0.1:80/tcp)"));
         assertEquals("be1", CounterFamilies.shortName("be1"));
         assertEquals(null, CounterFamilies.shortName(null));
+    }
+
+    private String text()
+    {
+        return MetricsExposition.text(ForwarderCountersCollector.snapshots(file.reader(), NOW_MS));
     }
 
     private static List<String> lines(final String text)

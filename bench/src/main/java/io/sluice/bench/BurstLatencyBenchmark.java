@@ -1,0 +1,228 @@
+package io.sluice.bench;
+
+import net.openhft.chronicle.jlbh.JLBH;
+import net.openhft.chronicle.jlbh.JLBHOptions;
+import net.openhft.chronicle.jlbh.JLBHResult;
+import net.openhft.chronicle.jlbh.JLBHTask;
+
+import java.io.FileNotFoundException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Locale;
+
+/**
+ * Latency of {@code PacketPipeline.processBurst} per burst at a fixed offered rate, with JLBH (Chronicle's
+ * latency harness): bursts are scheduled at a constant rate and each one's latency runs from when it was due, not
+ * from when it started, so a stall also counts against the bursts queued behind it (coordinated omission
+ * corrected). First measures the highest rate back to back, then offers fractions of it; prints, per rate and run,
+ * p50, p99, p99.99 and the worst burst in microseconds, and the tail over the median. A run is at least a million
+ * bursts (JLBH reports p99.99 only from about a million samples).
+ * <p>
+ * The same pipeline as {@link PipelineBenchmark} (32 x 60-byte IPv4 TCP frames, 10 backends, table 2^20), on the
+ * calling thread. Usage: {@code java [flags] -cp sluice-benchmarks.jar io.sluice.bench.BurstLatencyBenchmark
+ * [--flows N] [--mode hit|miss] [--rates 0.5,0.9] [--seconds S] [--runs R] [--jlbh-log FILE]}.
+ */
+public final class BurstLatencyBenchmark
+{
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long MIN_BURSTS_PER_RUN = 1_000_000L;
+
+    private BurstLatencyBenchmark()
+    {
+    }
+
+    /**
+     * Runs the benchmark.
+     *
+     * @param args see the class comment.
+     * @throws Exception when the pipeline cannot be set up.
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        int flows = 10_000;
+        String mode = "hit";
+        double[] fractions = {0.5, 0.9};
+        int seconds = 5;
+        int runs = 3;
+        String jlbhLog = null;
+        for (int i = 0; i < args.length; i++)
+        {
+            final String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i])
+            {
+                case "--flows" -> flows = Integer.parseInt(required(args[i], value));
+                case "--mode" -> mode = required(args[i], value);
+                case "--rates" -> fractions = fractions(required(args[i], value));
+                case "--seconds" -> seconds = Integer.parseInt(required(args[i], value));
+                case "--runs" -> runs = Integer.parseInt(required(args[i], value));
+                case "--jlbh-log" -> jlbhLog = required(args[i], value);
+                default -> usage("unknown argument: " + args[i]);
+            }
+            i++;
+        }
+
+        final BurstSource frames = new BurstSource();
+        frames.flows = flows;
+        frames.setUp();
+        final PipelineBenchmark.Worker worker = worker(frames, mode);
+        final double maxBurstsPerSecond = maxRate(worker, frames);
+        System.out.printf(Locale.ROOT,
+            "burst latency: %d flows, %s, back to back %.0f bursts/s (%.1f Mpps, %.1f ns/packet)%n", flows, mode, maxBurstsPerSecond, maxBurstsPerSecond * 32 / 1e6, 1e9 / (maxBurstsPerSecond * 32));
+        try (PrintStream log = jlbhLog == null ? new PrintStream(OutputStream.nullOutputStream()) : open(jlbhLog))
+        {
+            for (final double fraction : fractions)
+            {
+                final int rate = (int)Math.max(1, Math.round(maxBurstsPerSecond * fraction));
+                final String name = String.format(Locale.ROOT, "%3.0f%% of max (%d bursts/s)", fraction * 100, rate);
+                final JLBHOptions options = new JLBHOptions()
+                    .throughput(rate)
+                    .warmUpIterations(Math.max(50_000, rate))
+                    // At least a million bursts a run, so that JLBH reports p99.99.
+                    .iterations(Math.max((long)rate * seconds, MIN_BURSTS_PER_RUN))
+                    .runs(runs)
+                    .recordOSJitter(false)
+                    .accountForCoordinatedOmission(true)
+                    .jlbhTask(new BurstTask(worker, frames));
+                log.println("== " + name);
+                new JLBH(options, log, result -> print(name, result)).start();
+            }
+        }
+    }
+
+    private static void print(final String name, final JLBHResult result)
+    {
+        final List<JLBHResult.RunResult> runs = result.endToEnd().eachRunSummary();
+        for (int run = 0; run < runs.size(); run++)
+        {
+            // JLBH reports a percentile only when the run had enough samples for it (p99.99: about a million).
+            final Map<JLBHResult.RunResult.Percentile, Duration> percentiles = runs.get(run).percentiles();
+            final double p50 = micros(percentiles.get(JLBHResult.RunResult.Percentile.PERCENTILE_50TH));
+            final double p99 = micros(percentiles.get(JLBHResult.RunResult.Percentile.PERCENTILE_99TH));
+            final double p9999 = micros(percentiles.get(JLBHResult.RunResult.Percentile.PERCENTILE_99_99TH));
+            final double worst = micros(percentiles.get(JLBHResult.RunResult.Percentile.WORST));
+            System.out.printf(Locale.ROOT,
+                "  %s run %d: p50 %8.2f us  p99 %8.2f us  p99.99 %8.2f us  worst %9.2f us  p99/p50 %.2f  " +
+                "p99.99/p50 %.2f%n", name, run + 1, p50, p99, p9999, worst, p99 / p50, p9999 / p50);
+        }
+    }
+
+    private static double micros(final Duration duration)
+    {
+        return duration == null ? Double.NaN : duration.toNanos() / 1e3;
+    }
+
+    // Back to back for two seconds after one of warm-up: bursts per second.
+    private static double maxRate(final PipelineBenchmark.Worker worker, final BurstSource frames)
+    {
+        long bursts = 0;
+        final long warmUpEnd = System.nanoTime() + NANOS_PER_SECOND;
+        while (System.nanoTime() < warmUpEnd)
+        {
+            worker.process(frames.nextBurst());
+        }
+        final long start = System.nanoTime();
+        final long end = start + 2 * NANOS_PER_SECOND;
+        long now;
+        do
+        {
+            for (int i = 0; i < 1_000; i++)
+            {
+                worker.process(frames.nextBurst());
+            }
+            bursts += 1_000;
+            now = System.nanoTime();
+        }
+        while (now < end);
+        return bursts * 1e9 / (now - start);
+    }
+
+    private static PipelineBenchmark.Worker worker(final BurstSource frames, final String mode)
+        throws UnknownHostException
+    {
+        final PipelineBenchmark.Worker worker = new PipelineBenchmark.Worker();
+        worker.mode = mode;
+        worker.capacity = 1 << 20;
+        worker.setUp(frames);
+        return worker;
+    }
+
+    /**
+     * One burst per JLBH iteration, sampled from the time it was due.
+     */
+    private static final class BurstTask implements JLBHTask
+    {
+        private final PipelineBenchmark.Worker worker;
+        private final BurstSource frames;
+        private JLBH jlbh;
+        private long forwarded;
+
+        BurstTask(final PipelineBenchmark.Worker worker, final BurstSource frames)
+        {
+            this.worker = worker;
+            this.frames = frames;
+        }
+
+        @Override
+        public void init(final JLBH jlbh)
+        {
+            this.jlbh = jlbh;
+        }
+
+        @Override
+        public void run(final long startTimeNs)
+        {
+            forwarded += worker.process(frames.nextBurst());
+            jlbh.sample(System.nanoTime() - startTimeNs);
+        }
+
+        @Override
+        public void complete()
+        {
+            if (forwarded == 0)
+            {
+                throw new IllegalStateException("no packet forwarded");
+            }
+        }
+    }
+
+    private static double[] fractions(final String list)
+    {
+        final String[] parts = list.split(",");
+        final double[] fractions = new double[parts.length];
+        for (int i = 0; i < parts.length; i++)
+        {
+            fractions[i] = Double.parseDouble(parts[i]);
+            if (!(fractions[i] > 0 && fractions[i] <= 1))
+            {
+                usage("--rates takes fractions of the maximum in (0, 1], got " + parts[i]);
+            }
+        }
+        return fractions;
+    }
+
+    private static PrintStream open(final String path) throws FileNotFoundException
+    {
+        return new PrintStream(path);
+    }
+
+    private static String required(final String option, final String value)
+    {
+        if (value == null)
+        {
+            usage(option + " needs a value");
+        }
+        return value;
+    }
+
+    private static void usage(final String problem)
+    {
+        System.err.println("BurstLatencyBenchmark: " + problem);
+        System.err.println("usage: BurstLatencyBenchmark [--flows N] [--mode hit|miss] [--rates 0.5,0.9] " +
+            "[--seconds S] [--runs R] [--jlbh-log FILE]");
+        System.exit(2);
+    }
+}
