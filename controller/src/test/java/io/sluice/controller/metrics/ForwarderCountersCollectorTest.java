@@ -139,14 +139,14 @@ class ForwarderCountersCollectorTest
         writer.set(allocator.workerCounter(CounterType.ICMP_TOO_BIG_SENT_V6, 1), 6);
         writer.set(allocator.workerCounter(CounterType.ICMP_TOO_BIG_SUPPRESSED, 1), 2);
 
-        final List<String> lines = lines(PrometheusFormatter.format(file.reader(), NOW_MS));
+        final List<String> lines = lines(text());
 
         assertEquals(1, lines.stream().filter("# TYPE sluice_worker_icmp_generated_total counter"::equals).count(),
             "one family for every type: " + lines);
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"0\",type=\"frag_needed_v4\"} 40"),
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"frag_needed_v4\",worker=\"0\"} 40.0"),
             lines.toString());
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{worker=\"1\",type=\"packet_too_big_v6\"} 6"));
-        assertTrue(lines.contains("sluice_worker_icmp_too_big_suppressed_total{worker=\"1\"} 2"));
+        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"packet_too_big_v6\",worker=\"1\"} 6.0"));
+        assertTrue(lines.contains("sluice_worker_icmp_too_big_suppressed_total{worker=\"1\"} 2.0"));
     }
 
     @Test
