@@ -358,14 +358,28 @@ public final class Forwarder implements AutoCloseable
         {
             final WorkerConfig w = f.workers().get(i);
             final PipelineConfig pipelineConfig = pipelineConfig(w);
-            // Replies leave through the receive port, which is this worker's TX queue only when it sends there too.
-            final boolean echo = f.icmpEcho().reply() && w.rxPort().equals(w.txPort());
-            final String kernelPort = f.kernelPortOf(w.rxPort());
-            final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, portIds.get(w.rxPort()),
-                w.rxQueue(), portIds.get(w.txPort()), w.txQueue(),
-                kernelPort == null ? ForwarderWorker.NO_KERNEL_PORT : portIds.get(kernelPort), w.rxQueue(),
-                f.kernelRelayQueue(i), () -> newPipeline(pipelineConfig, echo),
-                new WorkerCounters(forwarderCounters.publisher(i)), SystemNanoClock.INSTANCE,
+            final int queues = w.rx().size();
+            final int[] rxPorts = new int[queues];
+            final int[] rxQueues = new int[queues];
+            final int[] kernelPorts = new int[queues];
+            final int[] relayQueues = new int[queues];
+            // Replies leave through the worker's TX queue: only right when every port it receives from is that one.
+            boolean echo = f.icmpEcho().reply();
+            for (int q = 0; q < queues; q++)
+            {
+                final WorkerConfig.RxQueue rx = w.rx().get(q);
+                final String kernelPort = f.kernelPortOf(rx.port());
+                rxPorts[q] = portIds.get(rx.port());
+                rxQueues[q] = rx.queue();
+                kernelPorts[q] = kernelPort == null ? ForwarderWorker.NO_KERNEL_PORT : portIds.get(kernelPort);
+                relayQueues[q] = f.kernelRelayQueue(i, rx.port());
+                echo &= rx.port().equals(w.txPort());
+            }
+            final boolean echoReplies = echo;
+            final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, rxPorts, rxQueues,
+                portIds.get(w.txPort()), w.txQueue(), kernelPorts, rxQueues, relayQueues,
+                () -> newPipeline(pipelineConfig, echoReplies), new WorkerCounters(forwarderCounters.publisher(i)),
+                SystemNanoClock.INSTANCE,
                 new CaptureTap(captureFile, i, portIds.get(w.rxPort()), portIds.get(w.txPort())));
             final AgentRunner runner = new AgentRunner(idleStrategy(f.idleStrategy()), this::onAgentError, null,
                 worker);
@@ -427,8 +441,13 @@ public final class Forwarder implements AutoCloseable
         for (int i = 0; i < f.workers().size(); i++)
         {
             final WorkerConfig w = f.workers().get(i);
-            log.printf("  rx-worker-%d: core %d, rx %s/%d, tx %s/%d, idle %s%n", i, w.core(), w.rxPort(), w.rxQueue(),
-                w.txPort(), w.txQueue(), f.idleStrategy().yamlName());
+            final StringBuilder rx = new StringBuilder();
+            for (final WorkerConfig.RxQueue queue : w.rx())
+            {
+                rx.append(rx.length() == 0 ? "" : ", ").append(queue.port()).append('/').append(queue.queue());
+            }
+            log.printf("  rx-worker-%d: core %d, rx %s, tx %s/%d, idle %s%n", i, w.core(), rx, w.txPort(), w.txQueue(),
+                f.idleStrategy().yamlName());
             if (!cpus.affinity().contains(w.core()))
             {
                 log.printf("  rx-worker-%d: core %d (outside the affinity %s the process started with): pinned there " +

@@ -240,8 +240,12 @@ public final class ConfigCheck
         out.println("workers:");
         for (final WorkerConfig worker : forwarder.workers())
         {
-            out.printf("  core %-3d rx %s/%d -> tx %s/%d%n", worker.core(), worker.rxPort(), worker.rxQueue(),
-                worker.txPort(), worker.txQueue());
+            final StringBuilder rx = new StringBuilder();
+            for (final WorkerConfig.RxQueue queue : worker.rx())
+            {
+                rx.append(rx.length() == 0 ? "" : ", ").append(queue.port()).append('/').append(queue.queue());
+            }
+            out.printf("  core %-3d rx %s -> tx %s/%d%n", worker.core(), rx, worker.txPort(), worker.txQueue());
         }
         printVips(config.vips(), out);
         printBgp(config.controller().bgp(), out);

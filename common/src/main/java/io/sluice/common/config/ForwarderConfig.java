@@ -164,9 +164,12 @@ public record ForwarderConfig(
         int count = 0;
         for (final WorkerConfig worker : workers)
         {
-            if (worker.rxPort().equals(portName))
+            for (final WorkerConfig.RxQueue rx : worker.rx())
             {
-                count = Math.max(count, worker.rxQueue() + 1);
+                if (rx.port().equals(portName))
+                {
+                    count = Math.max(count, rx.queue() + 1);
+                }
             }
         }
         return count;
@@ -214,7 +217,7 @@ public record ForwarderConfig(
         for (int i = 0; i < end; i++)
         {
             final WorkerConfig worker = workers.get(i);
-            if (worker.rxPort().equals(portName) && !worker.txPort().equals(portName))
+            if (worker.receivesFrom(portName) && !worker.txPort().equals(portName))
             {
                 count++;
             }
@@ -223,27 +226,41 @@ public record ForwarderConfig(
     }
 
     /**
-     * Returns the transmit queue on which a worker sends what the kernel wrote to its queue of the kernel port. The
-     * kernel's frames (ARP replies, BGP) belong to the data port the kernel port is attached to, the worker's
-     * receive port: a worker that also transmits there uses its own transmit queue; one that transmits on another
-     * port (a two-armed node: clients on one side, backends on the other) gets a queue of its own on the receive
-     * port, numbered after the workers' transmit queues there (queues are not thread-safe, so none is shared).
+     * Returns the transmit queue on which a worker sends what the kernel wrote to its queue of the kernel port of
+     * its first receive port (see {@link #kernelRelayQueue(int, String)}).
      *
      * @param worker the worker's index in {@link #workers()}.
-     * @return the queue on the worker's receive port, or -1 when that port has no kernel port.
+     * @return the queue on the worker's first receive port, or -1 when that port has no kernel port.
      */
     public int kernelRelayQueue(final int worker)
     {
+        return kernelRelayQueue(worker, workers.get(worker).rxPort());
+    }
+
+    /**
+     * Returns the transmit queue on which a worker sends what the kernel wrote to its queue of a data port's kernel
+     * port. The kernel's frames (ARP replies, BGP) belong to the data port the kernel port is attached to: a
+     * worker that also transmits there uses its own transmit queue; one that transmits on another port (a
+     * two-armed node: clients on one side, backends on the other) gets a queue of its own on the data port,
+     * numbered after the workers' transmit queues there (queues are not thread-safe, so none is shared). A worker
+     * polling several queues of one port relays that port's kernel frames on one queue.
+     *
+     * @param worker the worker's index in {@link #workers()}.
+     * @param port   one of the worker's receive ports.
+     * @return the queue on that port, or -1 when the port has no kernel port.
+     */
+    public int kernelRelayQueue(final int worker, final String port)
+    {
         final WorkerConfig w = workers.get(worker);
-        if (kernelPortOf(w.rxPort()) == null)
+        if (kernelPortOf(port) == null)
         {
             return -1;
         }
-        if (w.txPort().equals(w.rxPort()))
+        if (w.txPort().equals(port))
         {
             return w.txQueue();
         }
-        return workerTxQueueCount(w.rxPort()) + kernelRelayQueueCount(w.rxPort(), worker);
+        return workerTxQueueCount(port) + kernelRelayQueueCount(port, worker);
     }
 
     /**

@@ -228,7 +228,7 @@ final class ForwarderReader
             }
             for (final WorkerConfig worker : workers)
             {
-                if (worker.rxPort().equals(kernel) || worker.txPort().equals(kernel))
+                if (worker.receivesFrom(kernel) || worker.txPort().equals(kernel))
                 {
                     throw entry.error("kernel_port", "\"" + kernel + "\" is a worker's rx_port or tx_port; a " +
                         "kernel port is served by the workers of " + port.name() + " only");
@@ -241,7 +241,7 @@ final class ForwarderReader
     {
         for (final WorkerConfig worker : workers)
         {
-            if (worker.rxPort().equals(port))
+            if (worker.receivesFrom(port))
             {
                 return true;
             }
@@ -259,15 +259,18 @@ final class ForwarderReader
         for (int i = 0; i < workers.size(); i++)
         {
             final WorkerConfig worker = workers.get(i);
-            final int rxRing = find(ports, worker.rxPort()).rxRing();
-            final int txRing = find(ports, worker.txPort()).txRing();
-            if (mbufs < rxRing + txRing)
+            for (final WorkerConfig.RxQueue rx : worker.rx())
             {
-                throw forwarder.error("mbufs_per_worker", mbufs + " buffers cannot fill the receive ring (" + rxRing +
-                    " on " + worker.rxPort() + ") plus the transmit ring (" + txRing + " on " + worker.txPort() +
-                    ") of " + forwarder.pathOf("workers") + "[" + i + "]: use at least " + (rxRing + txRing) +
-                    " (DPDK pools are best sized 2^n - 1, e.g. " + ((Integer.highestOneBit(rxRing + txRing) << 1) - 1) +
-                    ")");
+                final int rxRing = find(ports, rx.port()).rxRing();
+                final int txRing = find(ports, worker.txPort()).txRing();
+                if (mbufs < rxRing + txRing)
+                {
+                    throw forwarder.error("mbufs_per_worker", mbufs + " buffers cannot fill the receive ring (" +
+                        rxRing + " on " + rx.port() + ") plus the transmit ring (" + txRing + " on " +
+                        worker.txPort() + ") of " + forwarder.pathOf("workers") + "[" + i + "]: use at least " +
+                        (rxRing + txRing) + " (DPDK pools are best sized 2^n - 1, e.g. " +
+                        ((Integer.highestOneBit(rxRing + txRing) << 1) - 1) + ")");
+                }
             }
         }
     }

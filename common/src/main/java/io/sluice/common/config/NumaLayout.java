@@ -156,8 +156,15 @@ public final class NumaLayout
         {
             final WorkerConfig worker = forwarder.workers().get(i);
             final int cpuNode = nodeOfCpu(worker.core());
-            final List<String> ports = new ArrayList<>(List.of(worker.rxPort()));
-            if (!worker.txPort().equals(worker.rxPort()))
+            final List<String> ports = new ArrayList<>();
+            for (final WorkerConfig.RxQueue rx : worker.rx())
+            {
+                if (!ports.contains(rx.port()))
+                {
+                    ports.add(rx.port());
+                }
+            }
+            if (!ports.contains(worker.txPort()))
             {
                 ports.add(worker.txPort());
             }

@@ -2,6 +2,8 @@ package io.sluice.common.config;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -156,5 +158,47 @@ class TwoArmedConfigTest
         assertEquals(2047, forwarder.poolMbufs("net_af_packet1"));
         final NodeResources resources = NodeResources.of(forwarder);
         assertEquals((4L * 262143 + 2047) * NodeResources.MBUF_BYTES, resources.poolBytes());
+    }
+
+    @Test
+    void readsAWorkerPollingQueuesOfSeveralPorts() throws ConfigException
+    {
+        final ForwarderConfig forwarder = parse(with("""
+                - core: 0
+                  rx_port: net_af_packet0
+                  tx_port: net_af_packet1
+            """, """
+                - core: 0
+                  rx: [{port: net_af_packet0}, {port: net_af_packet1, queue: 0}]
+                  tx_port: net_af_packet1
+            """));
+        final WorkerConfig worker = forwarder.workers().get(0);
+        assertEquals(List.of(new WorkerConfig.RxQueue("net_af_packet0", 0), new WorkerConfig.RxQueue("net_af_packet1",
+            0)), worker.rx());
+        assertEquals("net_af_packet0", worker.rxPort());
+        assertTrue(worker.receivesFrom("net_af_packet1"));
+        // The second worker takes the next queue of net_af_packet0 by position.
+        assertEquals(new WorkerConfig.RxQueue("net_af_packet0", 1), forwarder.workers().get(1).rx().get(0));
+        assertEquals(2, forwarder.rxQueueCount("net_af_packet0"));
+        assertEquals(1, forwarder.rxQueueCount("net_af_packet1"));
+        assertEquals(0, forwarder.kernelRelayQueue(0, "net_af_packet0"));
+        assertEquals(-1, forwarder.kernelRelayQueue(0, "net_af_packet1"));
+    }
+
+    @Test
+    void rejectsBothRxFormsAndAQueuePolledTwice()
+    {
+        fails(with("      rx_port: net_af_packet0\n      tx_port: net_af_packet1\n    - core: 1",
+            "      rx_port: net_af_packet0\n      rx: [{port: net_af_packet1}]\n      tx_port: net_af_packet1\n" +
+            "    - core: 1"), "forwarder.workers[0].rx", "not both");
+        fails(with("      rx_port: net_af_packet0\n      tx_port: net_af_packet1\n    - core: 1",
+            "      rx: [{port: net_af_packet0, queue: 0}, {port: net_af_packet0, queue: 0}]\n" +
+            "      tx_port: net_af_packet1\n    - core: 1"), "forwarder.workers[0].rx[1].queue",
+            "receive queue 0 of port net_af_packet0 is already polled by forwarder.workers[0].rx[0]");
+        fails(with("      rx_port: net_af_packet0\n      tx_port: net_af_packet1\n    - core: 1",
+            "      rx: [{port: net_af_packet9}]\n      tx_port: net_af_packet1\n    - core: 1"),
+            "forwarder.workers[0].rx[0].port", "no port named \"net_af_packet9\"");
+        fails(with("      rx_port: net_af_packet0\n      tx_port: net_af_packet1\n    - core: 1",
+            "      rx: []\n      tx_port: net_af_packet1\n    - core: 1"), "forwarder.workers[0].rx", "at least 1");
     }
 }
