@@ -85,7 +85,8 @@ class TwoArmedConfigTest
     void theForwarderNextHopMacIsTheDefaultOfPortsWithoutOne() throws ConfigException
     {
         final ForwarderConfig forwarder = parse(with("      next_hop_mac: \"02:00:00:00:0b:01\"\n", "")
-            .replace("  tunnel_source_v4: 10.0.0.1\n", "  tunnel_source_v4: 10.0.0.1\n  next_hop_mac: 02:00:00:00:00:fe\n"));
+            .replace("  tunnel_source_v4: 10.0.0.1\n",
+                "  tunnel_source_v4: 10.0.0.1\n  next_hop_mac: 02:00:00:00:00:fe\n"));
         assertEquals(0x0200000000feL, forwarder.nextHopMac().value());
         assertEquals(0x0200000000feL, forwarder.nextHopMacOf("net_af_packet1").value());
         assertEquals(0x020000000a01L, forwarder.nextHopMacOf("net_af_packet0").value());
@@ -151,7 +152,8 @@ class TwoArmedConfigTest
     void sizesATransmitOnlyPortsPoolForItsOneReceiveRing() throws ConfigException
     {
         final ForwarderConfig forwarder = parse(
-            TWO_ARMED.replace("  tunnel_source_v4: 10.0.0.1\n", "  tunnel_source_v4: 10.0.0.1\n  mbufs_per_worker: 262143\n"));
+            TWO_ARMED.replace("  tunnel_source_v4: 10.0.0.1\n",
+                "  tunnel_source_v4: 10.0.0.1\n  mbufs_per_worker: 262143\n"));
         assertEquals(2L * 262143, forwarder.poolMbufs("net_af_packet0"));
         assertEquals(2L * 262143, forwarder.poolMbufs("net_tap0"));
         // rx ring 512 plus two caches of 256: 1024, as 2^n - 1 above it.
