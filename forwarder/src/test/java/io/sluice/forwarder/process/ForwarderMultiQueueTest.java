@@ -64,7 +64,8 @@ class ForwarderMultiQueueTest
         final int total = FRAMES_PORT_0 + FRAMES_PORT_1;
         forwarder.waitUntil("all " + total + " frames of both ports forwarded", () ->
             forwarder.values().sum(CounterType.FORWARDED) == total &&
-            forwarder.values().sum(CounterType.TX_PACKETS) == total);
+            forwarder.values().sum(CounterType.TX_PACKETS) == total &&
+            forwarder.values().sum(CounterType.PORT_RX_PACKETS) == total); // port stats are sampled every 100 ms
         forwarder.awaitCompleteFlush();
         final CounterValues values = forwarder.values();
         forwarder.stop();
