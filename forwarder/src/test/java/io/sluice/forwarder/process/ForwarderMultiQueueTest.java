@@ -86,8 +86,11 @@ class ForwarderMultiQueueTest
         assertEquals(expected, inner);
     }
 
+    // The IPv4 packet at an offset, to its total length: the input frames carry Ethernet padding to 60 bytes, the
+    // encapsulated copy only the IP packet.
     private static String hex(final byte[] frame, final int from)
     {
-        return HexFormat.of().formatHex(Arrays.copyOfRange(frame, from, frame.length));
+        final int totalLength = ((frame[from + 2] & 0xFF) << 8) | (frame[from + 3] & 0xFF);
+        return HexFormat.of().formatHex(Arrays.copyOfRange(frame, from, from + totalLength));
     }
 }
