@@ -454,6 +454,14 @@ SLUICE_API int32_t sluice_port_close(uint16_t port)
 	return rte_eth_dev_close(port);
 }
 
+SLUICE_API int32_t sluice_port_socket(uint16_t port)
+{
+	if (!rte_eth_dev_is_valid_port(port))
+		return -ENODEV;
+	/* SOCKET_ID_ANY (-1) when unknown; DPDK 22.11 also returns -1 (rte_errno EINVAL) for a bad port. */
+	return rte_eth_dev_socket_id(port);
+}
+
 SLUICE_API int32_t sluice_port_mac(uint16_t port, uint8_t *mac6)
 {
 	struct rte_ether_addr addr;

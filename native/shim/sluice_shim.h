@@ -268,6 +268,10 @@ SLUICE_API int32_t sluice_port_start(uint16_t port);
 SLUICE_API int32_t sluice_port_stop(uint16_t port);
 SLUICE_API int32_t sluice_port_close(uint16_t port);
 
+/* The NUMA socket the port's device sits on (rte_eth_dev_socket_id()): its mbuf pool belongs there. -1 when
+ * DPDK does not know (virtual devices, a machine without NUMA), -ENODEV for no such port. */
+SLUICE_API int32_t sluice_port_socket(uint16_t port);
+
 /* Writes the port's 6-byte MAC address to mac6. 0 or a negative errno. */
 SLUICE_API int32_t sluice_port_mac(uint16_t port, uint8_t *mac6);
 

@@ -331,6 +331,10 @@ static void test_ring(uint16_t port, uint64_t pool)
 	printf("# net_ring0 mac %02x:%02x:%02x:%02x:%02x:%02x, speed %" PRIu32 " Mbps\n", mac[0], mac[1],
 	       mac[2], mac[3], mac[4], mac[5], speed);
 	check(ret == 0, "net_ring0 mac", "%d", ret);
+	/* A vdev has no NUMA node of its own: -1 (SOCKET_ID_ANY), or a socket where EAL placed it. */
+	ret = sluice_port_socket(port);
+	check(ret >= -1, "net_ring0 socket", "%d", ret);
+	check(sluice_port_socket(UINT16_MAX) == -ENODEV, "socket of no port is -ENODEV", "");
 
 	ret = sluice_alloc_burst(pool, tx, RING_FRAMES + 2);
 	check(ret == RING_FRAMES + 2, "alloc_burst fills descriptors", "%d", ret);

@@ -6,7 +6,9 @@ import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.IdleStrategyKind;
 import io.sluice.common.config.MachineCpus;
+import io.sluice.common.config.MacAddress;
 import io.sluice.common.config.NodeConfig;
+import io.sluice.common.config.NumaLayout;
 import io.sluice.common.config.PortConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.WorkerConfig;
@@ -73,6 +75,7 @@ public final class Forwarder implements AutoCloseable
     private final Map<String, Integer> portIds = new LinkedHashMap<>();
     private final List<Long> pools = new ArrayList<>();
     private final List<Integer> startedPorts = new ArrayList<>();
+    private final Map<String, Integer> portSockets = new LinkedHashMap<>();
     private final List<AgentRunner> workerRunners = new ArrayList<>();
     private CountersFile countersFile;
     private CaptureFile captureFile;
@@ -80,10 +83,8 @@ public final class Forwarder implements AutoCloseable
     private ProcessCounters processCounters;
     private AgentRunner controlRunner;
     private ControlAgent controlAgent;
-    private long ownMac;
     private SnapshotPublisher publisher;
     private ForwarderCounters forwarderCounters;
-    private PipelineConfig pipelineConfig;
 
     private Forwarder(final NodeConfig config, final String configFile, final PrintStream log)
     {
@@ -178,11 +179,15 @@ public final class Forwarder implements AutoCloseable
             portIds.put(port.name(), id);
             final int rxQueues = Math.max(1, forwarder.rxQueueCount(port.name()));
             final int txQueues = Math.max(1, forwarder.txQueueCount(port.name()));
-            // NodeResources checked the pools against EAL's memory, so the count fits an int.
+            // NodeResources checked the pools against EAL's memory, so the count fits an int. The pool lives on
+            // the port's NUMA socket (SOCKET_ANY when DPDK does not know it): the NIC writes into it, the worker
+            // of that port reads it.
+            final int socket = dpdk.portSocket(id);
             final long pool = dpdk.createMempool("sluice-" + port.name(),
-                Math.toIntExact((long)forwarder.mbufsPerWorker() * rxQueues), MBUF_CACHE,
-                DescriptorLayout.MBUF_HEADROOM + port.frameRoom());
+                Math.toIntExact(forwarder.poolMbufs(port.name())), MBUF_CACHE,
+                DescriptorLayout.MBUF_HEADROOM + port.frameRoom(), socket);
             pools.add(pool);
+            portSockets.put(port.name(), socket);
             dpdk.check(shim.sluice_port_configure(id, pool, rxQueues, txQueues, port.rxRing(), port.txRing(),
                 port.mtu(), rxQueues > 1 && forwarder.servedBy(port.name()) == null ? 1 : 0),
                 "configure port " + port.name());
@@ -196,7 +201,12 @@ public final class Forwarder implements AutoCloseable
                 giveKernelPortTheMacOf(port.name(), port.kernelPort());
             }
         }
-        ownMac = forwarder.ownMacAuto() ? portMac(forwarder.workers().get(0).txPort()) : forwarder.ownMac().value();
+    }
+
+    // The source MAC of what leaves a port: the port's own (own_mac: auto), or the configured one.
+    private long ownMacOf(final String portName)
+    {
+        return config.forwarder().ownMacAuto() ? portMac(portName) : config.forwarder().ownMac().value();
     }
 
     // The node's kernel answers ARP and neighbour solicitations for its addresses through the kernel port: with
@@ -240,10 +250,13 @@ public final class Forwarder implements AutoCloseable
         return value;
     }
 
-    private PipelineConfig pipelineConfig()
+    // A worker's pipeline sends on its transmit port: that port's MAC and that port's next hop (per-port MACs, so
+    // a two-armed node sends to the backends' router from the backend-facing port's own address).
+    private PipelineConfig pipelineConfig(final WorkerConfig worker)
     {
         final ForwarderConfig f = config.forwarder();
-        return new PipelineConfig(ownMac, f.nextHopMac().value(), f.tunnelSourceV4(), f.tunnelSourceV6(),
+        return new PipelineConfig(ownMacOf(worker.txPort()), f.nextHopMacOf(worker.txPort()).value(),
+            f.tunnelSourceV4(), f.tunnelSourceV6(),
             f.hashSeed(), f.maglevTableSize(), f.connectionTable().capacity(), f.connectionTable().tcpIdleTimeoutNs(),
             f.connectionTable().udpIdleTimeoutNs(), f.connectionTable().otherIdleTimeoutNs(), f.tunnelMtu(),
             f.maxVips(), f.maxBackends());
@@ -258,7 +271,6 @@ public final class Forwarder implements AutoCloseable
     private void startControl()
     {
         final ForwarderConfig f = config.forwarder();
-        pipelineConfig = pipelineConfig();
         countersFile = CountersFile.create(
             config.nodeDirectory().resolve(CountersFileHeader.FILE_NAME), maxCounters());
         final CounterAllocator allocator = new CounterAllocator(countersFile.manager());
@@ -346,33 +358,57 @@ public final class Forwarder implements AutoCloseable
         for (int i = 0; i < f.workers().size(); i++)
         {
             final WorkerConfig w = f.workers().get(i);
-            final ConnectionTable table = new ConnectionTable(pipelineConfig.connectionTableCapacity(),
-                pipelineConfig.tcpIdleTimeoutNs(), pipelineConfig.udpIdleTimeoutNs(),
-                pipelineConfig.otherIdleTimeoutNs());
-            final PipelineCounters counters = new PipelineCounters(f.maxVips(), f.maxBackends());
-            final PacketPipeline pipeline = new PacketPipeline(pipelineConfig, publisher, table, counters);
-            // Replies leave through the receive port, which is this worker's TX queue only when it sends there too.
-            if (f.icmpEcho().reply() && w.rxPort().equals(w.txPort()))
+            final PipelineConfig pipelineConfig = pipelineConfig(w);
+            final int queues = w.rx().size();
+            final int[] rxPorts = new int[queues];
+            final int[] rxQueues = new int[queues];
+            final int[] kernelPorts = new int[queues];
+            final int[] relayQueues = new int[queues];
+            // Replies (echo, too big) leave through the worker's TX queue: only right when every port it receives
+            // from is that one.
+            boolean echo = true;
+            for (int q = 0; q < queues; q++)
             {
-                pipeline.echoResponder(new IcmpEchoResponder(f.icmpEcho().ratePerSecond(), f.icmpEcho().burst()));
+                final WorkerConfig.RxQueue rx = w.rx().get(q);
+                final String kernelPort = f.kernelPortOf(rx.port());
+                rxPorts[q] = portIds.get(rx.port());
+                rxQueues[q] = rx.queue();
+                kernelPorts[q] = kernelPort == null ? ForwarderWorker.NO_KERNEL_PORT : portIds.get(kernelPort);
+                relayQueues[q] = f.kernelRelayQueue(i, rx.port());
+                echo &= rx.port().equals(w.txPort());
             }
-            // Too-big errors go back the same way; without them a DF packet too big for the tunnel is only dropped.
-            if (f.icmpTooBig().send() && w.rxPort().equals(w.txPort()))
-            {
-                pipeline.tooBigResponder(
-                    new IcmpTooBigResponder(f.icmpTooBig().ratePerSecond(), f.icmpTooBig().burst()));
-            }
-            final String kernelPort = f.kernelPortOf(w.rxPort());
-            final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, portIds.get(w.rxPort()),
-                w.rxQueue(), portIds.get(w.txPort()), w.txQueue(),
-                kernelPort == null ? ForwarderWorker.NO_KERNEL_PORT : portIds.get(kernelPort), w.rxQueue(), pipeline,
-                new WorkerCounters(forwarderCounters.publisher(i)), SystemNanoClock.INSTANCE,
+            final boolean echoReplies = echo;
+            final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, rxPorts, rxQueues,
+                portIds.get(w.txPort()), w.txQueue(), kernelPorts, rxQueues, relayQueues,
+                () -> newPipeline(pipelineConfig, echoReplies), new WorkerCounters(forwarderCounters.publisher(i)),
+                SystemNanoClock.INSTANCE,
                 new CaptureTap(captureFile, i, portIds.get(w.rxPort()), portIds.get(w.txPort())));
             final AgentRunner runner = new AgentRunner(idleStrategy(f.idleStrategy()), this::onAgentError, null,
                 worker);
             workerRunners.add(runner);
             AgentRunner.startOnThread(runner);
         }
+    }
+
+    // Runs on the worker's thread once pinned (ForwarderWorker.onStart): the table's memory is zeroed there, so
+    // first touch puts it on the worker's NUMA node, not on the main thread's.
+    private PacketPipeline newPipeline(final PipelineConfig pipelineConfig, final boolean repliesOnRxPort)
+    {
+        final ForwarderConfig f = config.forwarder();
+        final ConnectionTable table = new ConnectionTable(pipelineConfig.connectionTableCapacity(),
+            pipelineConfig.tcpIdleTimeoutNs(), pipelineConfig.udpIdleTimeoutNs(), pipelineConfig.otherIdleTimeoutNs());
+        final PacketPipeline pipeline =
+            new PacketPipeline(pipelineConfig, publisher, table, new PipelineCounters(f.maxVips(), f.maxBackends()));
+        if (repliesOnRxPort && f.icmpEcho().reply())
+        {
+            pipeline.echoResponder(new IcmpEchoResponder(f.icmpEcho().ratePerSecond(), f.icmpEcho().burst()));
+        }
+        // Without a too-big responder a DF packet too big for the tunnel is only dropped.
+        if (repliesOnRxPort && f.icmpTooBig().send())
+        {
+            pipeline.tooBigResponder(new IcmpTooBigResponder(f.icmpTooBig().ratePerSecond(), f.icmpTooBig().burst()));
+        }
+        return pipeline;
     }
 
     private static IdleStrategy idleStrategy(final IdleStrategyKind kind)
@@ -413,8 +449,13 @@ public final class Forwarder implements AutoCloseable
         for (int i = 0; i < f.workers().size(); i++)
         {
             final WorkerConfig w = f.workers().get(i);
-            log.printf("  rx-worker-%d: core %d, rx %s/%d, tx %s/%d, idle %s%n", i, w.core(), w.rxPort(), w.rxQueue(),
-                w.txPort(), w.txQueue(), f.idleStrategy().yamlName());
+            final StringBuilder rx = new StringBuilder();
+            for (final WorkerConfig.RxQueue queue : w.rx())
+            {
+                rx.append(rx.length() == 0 ? "" : ", ").append(queue.port()).append('/').append(queue.queue());
+            }
+            log.printf("  rx-worker-%d: core %d, rx %s, tx %s/%d, idle %s%n", i, w.core(), rx, w.txPort(), w.txQueue(),
+                f.idleStrategy().yamlName());
             if (!cpus.affinity().contains(w.core()))
             {
                 log.printf("  rx-worker-%d: core %d (outside the affinity %s the process started with): pinned there " +
@@ -423,7 +464,17 @@ public final class Forwarder implements AutoCloseable
             }
         }
         portNotes.forEach(note -> log.println("  note: " + note));
-        log.printf("  own MAC %s, next hop %s, tunnel source %s%s%n", formatMac(ownMac), f.nextHopMac().text(),
+        for (final PortConfig port : f.ports())
+        {
+            if (f.txQueueCount(port.name()) > 0 && f.servedBy(port.name()) == null)
+            {
+                final MacAddress nextHop = f.nextHopMacOf(port.name());
+                log.printf("  port %s sends from %s to %s, pool on %s%n", port.name(), formatMac(ownMacOf(port.name())),
+                    nextHop == null ? "-" : nextHop.text(), socketName(portSockets.get(port.name())));
+            }
+        }
+        printNumaNotes(f);
+        log.printf("  tunnel source %s%s%n",
             f.tunnelSourceV4() == null ? "" : f.tunnelSourceV4().getHostAddress(),
             f.tunnelSourceV6() == null ? "" : " " + f.tunnelSourceV6().getHostAddress());
         config.vips().forEach(vip -> log.printf("  VIP %s %s: %d backends%n", vip.name(), vip.vip(),
@@ -437,6 +488,21 @@ public final class Forwarder implements AutoCloseable
         log.println("  JIT inlining -XX:InlineSmallCode=" + vmOption("InlineSmallCode") +
             " (scripts/sluice sets 6000 so the burst loop inlines its per-frame work)");
         log.flush();
+    }
+
+    private static String socketName(final Integer socket)
+    {
+        return socket == null || socket == Dpdk.SOCKET_ANY ? "any socket" : "socket " + socket;
+    }
+
+    // check-config warns from sysfs before EAL; here DPDK's own view of each port's socket says the same at start.
+    private void printNumaNotes(final ForwarderConfig f)
+    {
+        for (final String warning : NumaLayout.probe().remoteWorkers(f,
+            port -> portSockets.getOrDefault(port, Dpdk.SOCKET_ANY)))
+        {
+            log.println("  warning: " + warning);
+        }
     }
 
     // A HotSpot -XX option's value as the running JVM has it, or "unknown" on a JVM without HotSpot's MXBean.

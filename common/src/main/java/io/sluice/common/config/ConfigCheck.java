@@ -158,6 +158,27 @@ public final class ConfigCheck
         final String unchecked = !thisMachine ? " (not checked: --cores)" :
             NodeCheck.forwarderRunning(config) ? " (not checked: the node's forwarder runs and holds its memory)" : "";
         out.printf("  %s%s%n", resources.describe(), unchecked);
+        if (thisMachine)
+        {
+            printNuma(config.forwarder(), NumaLayout.probe(), out);
+        }
+    }
+
+    /**
+     * Prints the NUMA layout the workers were checked against, and a warning per worker whose core is on another
+     * node than one of its ports (a warning, not an error: the forwarder runs, only slower).
+     *
+     * @param forwarder the forwarder section.
+     * @param numa      the machine's layout.
+     * @param out       where it goes.
+     */
+    static void printNuma(final ForwarderConfig forwarder, final NumaLayout numa, final PrintStream out)
+    {
+        out.printf("  numa: %d node(s)%n", numa.nodeCount());
+        for (final String warning : numa.remoteWorkers(forwarder))
+        {
+            out.println("  warning: " + warning);
+        }
     }
 
     /**
@@ -194,7 +215,8 @@ public final class ConfigCheck
         final List<String> argv = config.ealArgv("sluice-forwarder");
         out.printf("  eal: %s%n", String.join(" ", argv.subList(1, argv.size())));
         out.printf("  own mac %s, next hop %s, tunnel source %s / %s, tunnel mtu %d%n",
-            forwarder.ownMacAuto() ? "auto" : forwarder.ownMac().text(), forwarder.nextHopMac().text(),
+            forwarder.ownMacAuto() ? "auto" : forwarder.ownMac().text(),
+            forwarder.nextHopMac() == null ? "per port" : forwarder.nextHopMac().text(),
             address(forwarder.tunnelSourceV4()), address(forwarder.tunnelSourceV6()), forwarder.tunnelMtu());
         final ConnectionTableConfig table = forwarder.connectionTable();
         out.printf("  maglev M=%d seed=0x%x; connections %d per worker, idle tcp %s udp %s other %s%n",
@@ -210,12 +232,20 @@ public final class ConfigCheck
             out.printf("  %-16s mtu %d, rx ring %d x %d queue(s), tx ring %d x %d queue(s), mbuf data room %d%n",
                 port.name(), port.mtu(), port.rxRing(), forwarder.rxQueueCount(port.name()), port.txRing(),
                 forwarder.txQueueCount(port.name()), port.frameRoom());
+            if (port.nextHopMac() != null)
+            {
+                out.printf("  %-16s next hop %s%n", "", port.nextHopMac().text());
+            }
         }
         out.println("workers:");
         for (final WorkerConfig worker : forwarder.workers())
         {
-            out.printf("  core %-3d rx %s/%d -> tx %s/%d%n", worker.core(), worker.rxPort(), worker.rxQueue(),
-                worker.txPort(), worker.txQueue());
+            final StringBuilder rx = new StringBuilder();
+            for (final WorkerConfig.RxQueue queue : worker.rx())
+            {
+                rx.append(rx.length() == 0 ? "" : ", ").append(queue.port()).append('/').append(queue.queue());
+            }
+            out.printf("  core %-3d rx %s -> tx %s/%d%n", worker.core(), rx, worker.txPort(), worker.txQueue());
         }
         printVips(config.vips(), out);
         printBgp(config.controller().bgp(), out);

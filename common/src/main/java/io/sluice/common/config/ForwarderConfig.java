@@ -20,7 +20,8 @@ import java.util.List;
  * @param countersDir     the absolute directory under which each node keeps its shared-memory files, in
  *                        {@code <countersDir>/<node name>/}.
  * @param ownMac          the source MAC of encapsulated frames, or null for "auto" (the transmit port's MAC).
- * @param nextHopMac      the unicast MAC encapsulated frames are sent to.
+ * @param nextHopMac      the unicast MAC encapsulated frames are sent to unless their port names its own (see
+ *                        {@link #nextHopMacOf(String)}); null when every transmitting port names its own.
  * @param tunnelSourceV4  outer source address for IPv4 backends, or null when there is none.
  * @param tunnelSourceV6  outer source address for IPv6 backends, or null when there is none.
  * @param hashSeed        the flow hash seed as 64 bits (0xffffffffffffffff in the file is -1 here); the same on every
@@ -68,6 +69,8 @@ public record ForwarderConfig(
     public static final int MAX_MAX_VIPS = 65536;
     public static final int DEFAULT_MAX_BACKENDS = 4096;
     public static final int MAX_MAX_BACKENDS = 1 << 20;
+    /** The per-lcore cache a forwarder gives its mbuf pools (Forwarder.MBUF_CACHE), for pool sizes. */
+    public static final int TRANSMIT_ONLY_POOL_CACHE = 256;
 
     /**
      * Copies the lists, so the record is immutable.
@@ -117,6 +120,19 @@ public record ForwarderConfig(
     }
 
     /**
+     * Returns the MAC frames sent on a port go to: the port's own {@code next_hop_mac}, else the forwarder's.
+     *
+     * @param portName the DPDK device name of a configured port.
+     * @return the next hop's MAC, or null when neither is set (the reader allows that only for ports no worker
+     *         transmits on).
+     */
+    public MacAddress nextHopMacOf(final String portName)
+    {
+        final PortConfig port = port(portName);
+        return port != null && port.nextHopMac() != null ? port.nextHopMac() : nextHopMac;
+    }
+
+    /**
      * Finds a port by name.
      *
      * @param name the DPDK device name.
@@ -152,9 +168,12 @@ public record ForwarderConfig(
         int count = 0;
         for (final WorkerConfig worker : workers)
         {
-            if (worker.rxPort().equals(portName))
+            for (final WorkerConfig.RxQueue rx : worker.rx())
             {
-                count = Math.max(count, worker.rxQueue() + 1);
+                if (rx.port().equals(portName))
+                {
+                    count = Math.max(count, rx.queue() + 1);
+                }
             }
         }
         return count;
@@ -173,6 +192,12 @@ public record ForwarderConfig(
         {
             return rxQueueCount(served);
         }
+        return workerTxQueueCount(portName) + kernelRelayQueueCount(portName, workers.size());
+    }
+
+    // One more than the highest queue a worker transmits on (its tx_queue).
+    private int workerTxQueueCount(final String portName)
+    {
         int count = 0;
         for (final WorkerConfig worker : workers)
         {
@@ -182,6 +207,87 @@ public record ForwarderConfig(
             }
         }
         return count;
+    }
+
+    // The relay queues of the workers before `end` that receive from a port with a kernel port but transmit
+    // elsewhere (see kernelRelayQueue).
+    private int kernelRelayQueueCount(final String portName, final int end)
+    {
+        if (kernelPortOf(portName) == null)
+        {
+            return 0;
+        }
+        int count = 0;
+        for (int i = 0; i < end; i++)
+        {
+            final WorkerConfig worker = workers.get(i);
+            if (worker.receivesFrom(portName) && !worker.txPort().equals(portName))
+            {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Returns the transmit queue on which a worker sends what the kernel wrote to its queue of the kernel port of
+     * its first receive port (see {@link #kernelRelayQueue(int, String)}).
+     *
+     * @param worker the worker's index in {@link #workers()}.
+     * @return the queue on the worker's first receive port, or -1 when that port has no kernel port.
+     */
+    public int kernelRelayQueue(final int worker)
+    {
+        return kernelRelayQueue(worker, workers.get(worker).rxPort());
+    }
+
+    /**
+     * Returns the transmit queue on which a worker sends what the kernel wrote to its queue of a data port's kernel
+     * port. The kernel's frames (ARP replies, BGP) belong to the data port the kernel port is attached to: a
+     * worker that also transmits there uses its own transmit queue; one that transmits on another port (a
+     * two-armed node: clients on one side, backends on the other) gets a queue of its own on the data port,
+     * numbered after the workers' transmit queues there (queues are not thread-safe, so none is shared). A worker
+     * polling several queues of one port relays that port's kernel frames on one queue.
+     *
+     * @param worker the worker's index in {@link #workers()}.
+     * @param port   one of the worker's receive ports.
+     * @return the queue on that port, or -1 when the port has no kernel port.
+     */
+    public int kernelRelayQueue(final int worker, final String port)
+    {
+        final WorkerConfig w = workers.get(worker);
+        if (kernelPortOf(port) == null)
+        {
+            return -1;
+        }
+        if (w.txPort().equals(port))
+        {
+            return w.txQueue();
+        }
+        return workerTxQueueCount(port) + kernelRelayQueueCount(port, worker);
+    }
+
+    /**
+     * Returns how many mbufs a port's pool holds. A port workers receive from (or a kernel port) holds
+     * {@code mbufs_per_worker} per receive queue; a port that only transmits never hands out an mbuf but DPDK
+     * still fills the one receive queue every port is configured with, so its pool holds that ring and two
+     * per-lcore caches, not {@code mbufs_per_worker}.
+     *
+     * @param portName the DPDK device name.
+     * @return the pool size, 2^n - 1 for a transmit-only port (DPDK's best size); a long, as the memory check
+     *         compares it before anything says it fits an int.
+     */
+    public long poolMbufs(final String portName)
+    {
+        final int rxQueues = rxQueueCount(portName);
+        if (rxQueues > 0)
+        {
+            return (long)mbufsPerWorker * rxQueues;
+        }
+        final PortConfig port = port(portName);
+        final int ring = port == null ? PortConfig.DEFAULT_RING_SIZE : port.rxRing();
+        final int needed = ring + 2 * TRANSMIT_ONLY_POOL_CACHE;
+        return Math.min(mbufsPerWorker, (Integer.highestOneBit(needed) << 1) - 1);
     }
 
     /**

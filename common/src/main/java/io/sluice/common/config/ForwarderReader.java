@@ -46,7 +46,7 @@ final class ForwarderReader
         final String ownMacText = forwarder.optionalString("own_mac", "auto");
         final MacAddress ownMac =
             "auto".equals(ownMacText) ? null : ConfigValues.unicastMac(forwarder, "own_mac", ownMacText);
-        final MacAddress nextHopMac = ConfigValues.unicastMac(forwarder, "next_hop_mac");
+        final MacAddress nextHopMac = readNextHopMac(forwarder, ports, workers);
         final Inet4Address tunnelSourceV4 =
             forwarder.has("tunnel_source_v4") ? ConfigValues.ipv4(forwarder, "tunnel_source_v4") : null;
         final Inet6Address tunnelSourceV6 =
@@ -69,6 +69,29 @@ final class ForwarderReader
             readIcmpTooBig(forwarder));
         checkSharedFilesFit(forwarder, config);
         return config;
+    }
+
+    /**
+     * The forwarder's {@code next_hop_mac} is the default of every port: it may be left out only when each port a
+     * worker transmits on names its own.
+     */
+    private static MacAddress readNextHopMac(final MapReader forwarder, final List<PortConfig> ports,
+        final List<WorkerConfig> workers) throws ConfigException
+    {
+        if (forwarder.has("next_hop_mac"))
+        {
+            return ConfigValues.unicastMac(forwarder, "next_hop_mac");
+        }
+        for (final WorkerConfig worker : workers)
+        {
+            if (find(ports, worker.txPort()).nextHopMac() == null)
+            {
+                throw forwarder.error("next_hop_mac", "required key is missing: port " + worker.txPort() +
+                    " transmits and has no next_hop_mac of its own (set next_hop_mac here as the default of " +
+                    "every port, or under each port that workers transmit on)");
+            }
+        }
+        return null;
     }
 
     /**
@@ -98,7 +121,8 @@ final class ForwarderReader
         throws ConfigException
     {
         final List<MapReader> entries =
-            forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring", "kernel_port");
+            forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring", "kernel_port",
+                "next_hop_mac");
         final List<PortConfig> ports = new ArrayList<>(entries.size());
         final Map<String, String> pathByName = new HashMap<>();
         for (final MapReader entry : entries)
@@ -121,7 +145,9 @@ final class ForwarderReader
             final int txRing = ConfigValues.powerOfTwo(entry, "tx_ring", PortConfig.DEFAULT_RING_SIZE,
                 PortConfig.MIN_RING_SIZE, PortConfig.MAX_RING_SIZE);
             final String kernelPort = entry.has("kernel_port") ? entry.requiredString("kernel_port") : null;
-            ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort));
+            final MacAddress nextHopMac =
+                entry.has("next_hop_mac") ? ConfigValues.unicastMac(entry, "next_hop_mac") : null;
+            ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort, nextHopMac));
         }
         return ports;
     }
@@ -165,7 +191,7 @@ final class ForwarderReader
         final List<WorkerConfig> workers) throws ConfigException
     {
         final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring",
-            "kernel_port");
+            "kernel_port", "next_hop_mac");
         final Map<String, String> servedBy = new HashMap<>();
         for (int i = 0; i < ports.size(); i++)
         {
@@ -202,7 +228,7 @@ final class ForwarderReader
             }
             for (final WorkerConfig worker : workers)
             {
-                if (worker.rxPort().equals(kernel) || worker.txPort().equals(kernel))
+                if (worker.receivesFrom(kernel) || worker.txPort().equals(kernel))
                 {
                     throw entry.error("kernel_port", "\"" + kernel + "\" is a worker's rx_port or tx_port; a " +
                         "kernel port is served by the workers of " + port.name() + " only");
@@ -215,7 +241,7 @@ final class ForwarderReader
     {
         for (final WorkerConfig worker : workers)
         {
-            if (worker.rxPort().equals(port))
+            if (worker.receivesFrom(port))
             {
                 return true;
             }
@@ -233,15 +259,18 @@ final class ForwarderReader
         for (int i = 0; i < workers.size(); i++)
         {
             final WorkerConfig worker = workers.get(i);
-            final int rxRing = find(ports, worker.rxPort()).rxRing();
-            final int txRing = find(ports, worker.txPort()).txRing();
-            if (mbufs < rxRing + txRing)
+            for (final WorkerConfig.RxQueue rx : worker.rx())
             {
-                throw forwarder.error("mbufs_per_worker", mbufs + " buffers cannot fill the receive ring (" + rxRing +
-                    " on " + worker.rxPort() + ") plus the transmit ring (" + txRing + " on " + worker.txPort() +
-                    ") of " + forwarder.pathOf("workers") + "[" + i + "]: use at least " + (rxRing + txRing) +
-                    " (DPDK pools are best sized 2^n - 1, e.g. " + ((Integer.highestOneBit(rxRing + txRing) << 1) - 1) +
-                    ")");
+                final int rxRing = find(ports, rx.port()).rxRing();
+                final int txRing = find(ports, worker.txPort()).txRing();
+                if (mbufs < rxRing + txRing)
+                {
+                    throw forwarder.error("mbufs_per_worker", mbufs + " buffers cannot fill the receive ring (" +
+                        rxRing + " on " + rx.port() + ") plus the transmit ring (" + txRing + " on " +
+                        worker.txPort() + ") of " + forwarder.pathOf("workers") + "[" + i + "]: use at least " +
+                        (rxRing + txRing) + " (DPDK pools are best sized 2^n - 1, e.g. " +
+                        ((Integer.highestOneBit(rxRing + txRing) << 1) - 1) + ")");
+                }
             }
         }
     }

@@ -14,7 +14,8 @@ import java.util.Locale;
  * the JVM not at all): a config is refused only when it surely cannot fit.
  * <ul>
  *   <li>connection tables: {@code workers x capacity x 64} bytes of ordinary memory (transparent huge pages);</li>
- *   <li>mbuf pools: {@code mbufs_per_worker x receive queues} per port, {@link #MBUF_BYTES} each, inside EAL's
+ *   <li>mbuf pools: {@code mbufs_per_worker x receive queues} per port (a transmit-only port's pool holds only its
+ *       one receive ring, see {@link ForwarderConfig#poolMbufs}), {@link #MBUF_BYTES} each, inside EAL's
  *       memory: {@code -m}/{@code --socket-mem} if given, else 64 MiB with {@code --no-huge}, else the free
  *       hugepages;</li>
  *   <li>shared files in {@code counters_dir}: the counters file and the control channel;</li>
@@ -66,7 +67,7 @@ public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, l
         long mbufs = 0;
         for (final PortConfig port : forwarder.ports())
         {
-            mbufs += (long)forwarder.mbufsPerWorker() * Math.max(1, forwarder.rxQueueCount(port.name())) *
+            mbufs += forwarder.poolMbufs(port.name()) *
                 (MBUF_BYTES - PortConfig.STANDARD_FRAME_ROOM + port.frameRoom());
         }
         final long shared = CountersFileHeader.fileLength((int)Math.min(forwarder.maxCounters(), Integer.MAX_VALUE)) +

@@ -10,8 +10,10 @@ package io.sluice.common.config;
  * @param kernelPort the port (usually a DPDK {@code net_tap} device) that connects this port to the kernel: frames
  *                   for no VIP go to it, and what the kernel sends through it leaves on the workers' transmit
  *                   ports (ARP, BGP, SSH to the node); null when frames for no VIP are dropped (counted).
+ * @param nextHopMac the MAC frames sent on this port go to ({@code next_hop_mac} of the port), or null for the
+ *                   forwarder's {@code next_hop_mac}: on a two-armed node each arm has its own router.
  */
-public record PortConfig(String name, int mtu, int rxRing, int txRing, String kernelPort)
+public record PortConfig(String name, int mtu, int rxRing, int txRing, String kernelPort, MacAddress nextHopMac)
 {
     public static final int DEFAULT_MTU = 1500;
     public static final int MIN_MTU = 68;
@@ -34,7 +36,21 @@ public record PortConfig(String name, int mtu, int rxRing, int txRing, String ke
      */
     public PortConfig(final String name, final int mtu, final int rxRing, final int txRing)
     {
-        this(name, mtu, rxRing, txRing, null);
+        this(name, mtu, rxRing, txRing, null, null);
+    }
+
+    /**
+     * Creates a port that sends to the forwarder's next hop.
+     *
+     * @param name       the DPDK device name.
+     * @param mtu        the MTU.
+     * @param rxRing     descriptors per receive queue.
+     * @param txRing     descriptors per transmit queue.
+     * @param kernelPort the port's kernel port, or null.
+     */
+    public PortConfig(final String name, final int mtu, final int rxRing, final int txRing, final String kernelPort)
+    {
+        this(name, mtu, rxRing, txRing, kernelPort, null);
     }
 
     /**

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Reads {@code forwarder.workers}: one worker per core, each polling its own receive queue and owning its own
- * transmit queue.
+ * Reads {@code forwarder.workers}: one worker per core, each polling its own receive queue (or several, in turn)
+ * and owning its own transmit queue.
  */
 final class WorkersReader
 {
@@ -22,7 +22,7 @@ final class WorkersReader
         throws ConfigException
     {
         final List<MapReader> entries =
-            forwarder.mapList("workers", true, 1, "core", "rx_port", "rx_queue", "tx_port", "tx_queue");
+            forwarder.mapList("workers", true, 1, "core", "rx_port", "rx_queue", "rx", "tx_port", "tx_queue");
         if (entries.size() > cpus.online().count())
         {
             throw forwarder.error("workers", entries.size() + " workers but this machine has " +
@@ -32,6 +32,7 @@ final class WorkersReader
         final Map<String, Integer> rxCount = new HashMap<>();
         final Map<String, Integer> txCount = new HashMap<>();
         final List<WorkerConfig> workers = new ArrayList<>(entries.size());
+        final List<List<QueueSite>> sites = new ArrayList<>(entries.size());
         for (final MapReader entry : entries)
         {
             final int core = entry.requiredInt("core", Integer.MIN_VALUE, Integer.MAX_VALUE);
@@ -41,19 +42,55 @@ final class WorkersReader
             {
                 throw entry.error("core", "core " + core + " is already used by " + other + " (one worker per core)");
             }
-            final String rxPort = portName(entry, "rx_port", entry.requiredString("rx_port"), ports);
-            final String txPort =
-                entry.has("tx_port") ? portName(entry, "tx_port", entry.requiredString("tx_port"), ports) : rxPort;
+            final List<QueueSite> rxSites = readRx(entry, ports, rxCount);
+            final List<WorkerConfig.RxQueue> rx = new ArrayList<>(rxSites.size());
+            rxSites.forEach(site -> rx.add(site.queue()));
+            final String txPort = entry.has("tx_port") ?
+                portName(entry, "tx_port", entry.requiredString("tx_port"), ports) : rx.get(0).port();
             // Without an explicit queue a worker takes its position among the workers of that port.
-            final int rxPosition = rxCount.merge(rxPort, 1, Integer::sum) - 1;
             final int txPosition = txCount.merge(txPort, 1, Integer::sum) - 1;
-            final int rxQueue = entry.optionalInt("rx_queue", rxPosition, 0, MAX_QUEUE);
             final int txQueue = entry.optionalInt("tx_queue", txPosition, 0, MAX_QUEUE);
-            workers.add(new WorkerConfig(core, rxPort, rxQueue, txPort, txQueue));
+            workers.add(new WorkerConfig(core, rx, txPort, txQueue));
+            sites.add(rxSites);
         }
-        checkQueuesUnique(entries, workers);
-        checkRxQueuesContiguous(entries, workers);
+        checkQueuesUnique(entries, sites, workers);
+        checkRxQueuesContiguous(sites);
         return workers;
+    }
+
+    /** Where a receive queue was configured: the reader to blame and its queue key. */
+    private record QueueSite(WorkerConfig.RxQueue queue, MapReader reader, String queueKey)
+    {
+    }
+
+    /**
+     * A worker polls one queue ({@code rx_port}, {@code rx_queue}) or several, in turn ({@code rx: [{port, queue}]},
+     * several ports on one core as DPDK's l3fwd does).
+     */
+    private static List<QueueSite> readRx(final MapReader entry, final List<PortConfig> ports,
+        final Map<String, Integer> rxCount) throws ConfigException
+    {
+        final List<QueueSite> sites = new ArrayList<>();
+        if (entry.has("rx"))
+        {
+            if (entry.has("rx_port") || entry.has("rx_queue"))
+            {
+                throw entry.error("rx", "give either rx (a list of {port, queue}) or rx_port and rx_queue, not both");
+            }
+            for (final MapReader queue : entry.mapList("rx", true, 1, "port", "queue"))
+            {
+                final String port = portName(queue, "port", queue.requiredString("port"), ports);
+                final int position = rxCount.merge(port, 1, Integer::sum) - 1;
+                sites.add(new QueueSite(new WorkerConfig.RxQueue(port, queue.optionalInt("queue", position, 0,
+                    MAX_QUEUE)), queue, "queue"));
+            }
+            return sites;
+        }
+        final String port = portName(entry, "rx_port", entry.requiredString("rx_port"), ports);
+        final int position = rxCount.merge(port, 1, Integer::sum) - 1;
+        sites.add(new QueueSite(new WorkerConfig.RxQueue(port, entry.optionalInt("rx_queue", position, 0, MAX_QUEUE)),
+            entry, "rx_queue"));
+        return sites;
     }
 
     private static String portName(final MapReader entry, final String key, final String name,
@@ -71,8 +108,8 @@ final class WorkersReader
         throw entry.error(key, "no port named \"" + name + "\" (configured ports: " + String.join(", ", names) + ")");
     }
 
-    private static void checkQueuesUnique(final List<MapReader> entries, final List<WorkerConfig> workers)
-        throws ConfigException
+    private static void checkQueuesUnique(final List<MapReader> entries, final List<List<QueueSite>> sites,
+        final List<WorkerConfig> workers) throws ConfigException
     {
         final Map<String, String> rxOwner = new HashMap<>();
         final Map<String, String> txOwner = new HashMap<>();
@@ -80,12 +117,16 @@ final class WorkersReader
         {
             final WorkerConfig worker = workers.get(i);
             final MapReader entry = entries.get(i);
-            final String rxOther = rxOwner.putIfAbsent(worker.rxPort() + "/" + worker.rxQueue(), entry.path());
-            if (rxOther != null)
+            for (final QueueSite site : sites.get(i))
             {
-                throw entry.error("rx_queue", "receive queue " + worker.rxQueue() + " of port " + worker.rxPort() +
-                    " is already polled by " + rxOther + " (each queue has one worker; without rx_queue a worker " +
-                    "takes its position among the workers of its port)");
+                final WorkerConfig.RxQueue rx = site.queue();
+                final String rxOther = rxOwner.putIfAbsent(rx.port() + "/" + rx.queue(), site.reader().path());
+                if (rxOther != null)
+                {
+                    throw site.reader().error(site.queueKey(), "receive queue " + rx.queue() + " of port " +
+                        rx.port() + " is already polled by " + rxOther + " (each queue has one worker; without a " +
+                        "queue number a worker takes its position among the workers of its port)");
+                }
             }
             // DPDK transmit queues are not thread-safe: two workers on one queue would corrupt its ring.
             final String txOther = txOwner.putIfAbsent(worker.txPort() + "/" + worker.txQueue(), entry.path());
@@ -102,28 +143,32 @@ final class WorkersReader
      * RSS spreads packets over every configured receive queue, and a port is configured with queues up to the highest
      * one in use: a gap would be a queue that no worker polls, whose packets would be lost silently.
      */
-    private static void checkRxQueuesContiguous(final List<MapReader> entries, final List<WorkerConfig> workers)
-        throws ConfigException
+    private static void checkRxQueuesContiguous(final List<List<QueueSite>> sites) throws ConfigException
     {
         final Map<String, TreeSet<Integer>> queuesByPort = new HashMap<>();
-        for (final WorkerConfig worker : workers)
+        for (final List<QueueSite> worker : sites)
         {
-            queuesByPort.computeIfAbsent(worker.rxPort(), port -> new TreeSet<>()).add(worker.rxQueue());
-        }
-        for (int i = 0; i < workers.size(); i++)
-        {
-            final WorkerConfig worker = workers.get(i);
-            final TreeSet<Integer> queues = queuesByPort.get(worker.rxPort());
-            if (worker.rxQueue() == queues.last() && queues.size() != queues.last() + 1)
+            for (final QueueSite site : worker)
             {
-                int missing = 0;
-                while (queues.contains(missing))
+                queuesByPort.computeIfAbsent(site.queue().port(), port -> new TreeSet<>()).add(site.queue().queue());
+            }
+        }
+        for (final List<QueueSite> worker : sites)
+        {
+            for (final QueueSite site : worker)
+            {
+                final TreeSet<Integer> queues = queuesByPort.get(site.queue().port());
+                if (site.queue().queue() == queues.last() && queues.size() != queues.last() + 1)
                 {
-                    missing++;
+                    int missing = 0;
+                    while (queues.contains(missing))
+                    {
+                        missing++;
+                    }
+                    throw site.reader().error(site.queueKey(), "port " + site.queue().port() +
+                        " would have receive queues 0.." + queues.last() + " but no worker polls queue " + missing +
+                        ", whose packets RSS would drop silently: number each port's receive queues 0..n-1");
                 }
-                throw entries.get(i).error("rx_queue", "port " + worker.rxPort() + " would have receive queues 0.." +
-                    queues.last() + " but no worker polls queue " + missing + ", whose packets RSS would drop " +
-                    "silently: number each port's receive queues 0..n-1");
             }
         }
     }

@@ -11,19 +11,28 @@ import io.sluice.forwarder.pipeline.Verdict;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
+import java.util.function.Supplier;
+
 /**
- * One busy-polling worker: owns one RX queue and one TX queue, its pipeline (with its own connection table and
- * counters), and nothing shared but the published forwarding snapshot.
+ * One busy-polling worker: owns one or more RX queues (several ports on one core, as DPDK's l3fwd polls) and one
+ * TX queue, its pipeline (with its own connection table and counters), and nothing shared but the published
+ * forwarding snapshot.
  * <p>
- * Duty cycle: read the clock once, RX a burst of up to 32 frames, process it in place (the pipeline picks up a
- * newly published snapshot at the top of the burst), TX the forwarded frames in one call, free the rest in one
- * call, and every {@link #FLUSH_INTERVAL_NS} publish counters. Native calls happen per burst, never per packet.
+ * Duty cycle: read the clock once, then for each of its RX queues in turn RX a burst of up to 32 frames, process
+ * it in place (the pipeline picks up a newly published snapshot at the top of the burst), TX the forwarded frames
+ * in one call, free the rest in one call; every {@link #FLUSH_INTERVAL_NS} publish counters. Native calls happen
+ * per burst, never per packet.
+ * <p>
+ * The pipeline is built by the worker's own thread in {@link #onStart()}, after it is pinned: the connection
+ * table's memory is first touched there, so the kernel places its pages on the worker's NUMA node.
  * <p>
  * Frames the pipeline passes (not for a VIP: ARP, BGP, SSH to the node) go to the receive port's kernel port when
  * it has one (a DPDK {@code net_tap}: the kernel sees them on its TAP interface), in one call per burst; without one
  * they are freed and counted. Every {@link #KERNEL_POLL_INTERVAL_NS} the worker also reads what the kernel sent
- * through its queue of the kernel port and transmits it on its own TX queue: the kernel answers ARP and keeps its
- * BGP sessions on the data port. Reading a TAP is a system call, hence not every cycle.
+ * through its queue of the kernel port and transmits it on the data port that kernel port belongs to (its own TX
+ * queue when it transmits there, else a relay queue of its own on that port): the kernel answers ARP and keeps its
+ * BGP sessions on the data port, also on a two-armed node whose worker sends encapsulated traffic out of the other
+ * arm. Reading a TAP is a system call, hence not every cycle.
  */
 public final class ForwarderWorker implements Agent
 {
@@ -42,13 +51,15 @@ public final class ForwarderWorker implements Agent
     private final int id;
     private final int cpu;
     private final ShimLibrary shim;
-    private final int rxPort;
-    private final int rxQueue;
+    private final int[] rxPorts;
+    private final int[] rxQueues;
     private final int txPort;
     private final int txQueue;
-    private final int kernelPort;
-    private final int kernelQueue;
-    private final PacketPipeline pipeline;
+    private final int[] kernelPorts;
+    private final int[] kernelQueues;
+    private final int[] relayQueues;
+    private final Supplier<PacketPipeline> pipelineFactory;
+    private PacketPipeline pipeline;
     private final WorkerCounters counters;
     private final NanoClock clock;
     private final CaptureTap tap;
@@ -63,21 +74,22 @@ public final class ForwarderWorker implements Agent
     private long nextKernelPollNs;
 
     /**
-     * Creates a worker; nothing runs until an {@code AgentRunner} starts it.
+     * Creates a worker of one RX queue; nothing runs until an {@code AgentRunner} starts it.
      *
-     * @param id       worker number.
-     * @param cpu      core to pin to, or -1 to leave the thread unpinned.
-     * @param shim     the DPDK binding.
-     * @param rxPort   port to receive from.
-     * @param rxQueue  its queue.
-     * @param txPort   port to transmit on.
-     * @param txQueue  its queue.
+     * @param id          worker number.
+     * @param cpu         core to pin to, or -1 to leave the thread unpinned.
+     * @param shim        the DPDK binding.
+     * @param rxPort      port to receive from.
+     * @param rxQueue     its queue.
+     * @param txPort      port to transmit on.
+     * @param txQueue     its queue.
      * @param kernelPort  the receive port's kernel port, or {@link #NO_KERNEL_PORT}.
      * @param kernelQueue this worker's queue (RX and TX) on the kernel port.
-     * @param pipeline this worker's pipeline.
-     * @param counters this worker's counters.
-     * @param clock    time source.
-     * @param tap      this worker's side of live captures.
+     * @param relayQueue  the queue on the receive port what the kernel sends leaves by.
+     * @param pipeline    builds this worker's pipeline, on the worker's thread once it is pinned.
+     * @param counters    this worker's counters.
+     * @param clock       time source.
+     * @param tap         this worker's side of live captures.
      */
     public ForwarderWorker(
         final int id,
@@ -89,21 +101,70 @@ public final class ForwarderWorker implements Agent
         final int txQueue,
         final int kernelPort,
         final int kernelQueue,
-        final PacketPipeline pipeline,
+        final int relayQueue,
+        final Supplier<PacketPipeline> pipeline,
         final WorkerCounters counters,
         final NanoClock clock,
         final CaptureTap tap)
     {
+        this(id, cpu, shim, new int[]{rxPort}, new int[]{rxQueue}, txPort, txQueue, new int[]{kernelPort},
+            new int[]{kernelQueue}, new int[]{relayQueue}, pipeline, counters, clock, tap);
+    }
+
+    /**
+     * Creates a worker polling several RX queues (index i of each array describes RX queue i); nothing runs until
+     * an {@code AgentRunner} starts it.
+     *
+     * @param id           worker number.
+     * @param cpu          core to pin to, or -1 to leave the thread unpinned.
+     * @param shim         the DPDK binding.
+     * @param rxPorts      the ports it receives from, one entry per RX queue.
+     * @param rxQueues     the queue on each.
+     * @param txPort       port to transmit on.
+     * @param txQueue      its queue.
+     * @param kernelPorts  each receive port's kernel port, or {@link #NO_KERNEL_PORT}.
+     * @param kernelQueues this worker's queue (RX and TX) on each kernel port.
+     * @param relayQueues  the queue on each receive port what its kernel port sends leaves by.
+     * @param pipeline     builds this worker's pipeline, on the worker's thread once it is pinned.
+     * @param counters     this worker's counters.
+     * @param clock        time source.
+     * @param tap          this worker's side of live captures.
+     */
+    public ForwarderWorker(
+        final int id,
+        final int cpu,
+        final ShimLibrary shim,
+        final int[] rxPorts,
+        final int[] rxQueues,
+        final int txPort,
+        final int txQueue,
+        final int[] kernelPorts,
+        final int[] kernelQueues,
+        final int[] relayQueues,
+        final Supplier<PacketPipeline> pipeline,
+        final WorkerCounters counters,
+        final NanoClock clock,
+        final CaptureTap tap)
+    {
+        final int n = rxPorts.length;
+        if (n == 0 || rxQueues.length != n || kernelPorts.length != n || kernelQueues.length != n ||
+            relayQueues.length != n)
+        {
+            throw new IllegalArgumentException("one rx port, rx queue, kernel port, kernel queue and relay queue " +
+                "per RX queue, got " + n + "/" + rxQueues.length + "/" + kernelPorts.length + "/" +
+                kernelQueues.length + "/" + relayQueues.length);
+        }
         this.id = id;
         this.cpu = cpu;
         this.shim = shim;
-        this.rxPort = rxPort;
-        this.rxQueue = rxQueue;
+        this.rxPorts = rxPorts.clone();
+        this.rxQueues = rxQueues.clone();
         this.txPort = txPort;
         this.txQueue = txQueue;
-        this.kernelPort = kernelPort;
-        this.kernelQueue = kernelQueue;
-        this.pipeline = pipeline;
+        this.kernelPorts = kernelPorts.clone();
+        this.kernelQueues = kernelQueues.clone();
+        this.relayQueues = relayQueues.clone();
+        this.pipelineFactory = pipeline;
         this.counters = counters;
         this.clock = clock;
         this.tap = tap;
@@ -128,6 +189,8 @@ public final class ForwarderWorker implements Agent
         {
             throw new IllegalStateException(roleName + ": cannot register with DPDK: " + shim.sluice_strerror(lcore));
         }
+        // Built here, pinned: the connection table is allocated and zeroed (first touched) by this thread.
+        pipeline = pipelineFactory.get();
         nextFlushNs = clock.nanoTime();
     }
 
@@ -137,16 +200,24 @@ public final class ForwarderWorker implements Agent
         final long startNs = clock.nanoTime();
         // The one look at live capture while none runs: an acquire load of the session word.
         final boolean capturing = tap.poll(startNs);
-        final int received = shim.sluice_rx_burst(rxPort, rxQueue, rx.address(), DescriptorLayout.BURST_MAX);
-        int work = received;
-        if (received > 0)
-        {
-            processBurst(received, startNs, capturing);
-        }
-        if (kernelPort != NO_KERNEL_PORT && startNs - nextKernelPollNs >= 0)
+        final boolean pollKernel = startNs - nextKernelPollNs >= 0;
+        if (pollKernel)
         {
             nextKernelPollNs = startNs + KERNEL_POLL_INTERVAL_NS;
-            work += relayFromKernel();
+        }
+        int work = 0;
+        for (int q = 0; q < rxPorts.length; q++)
+        {
+            final int received = shim.sluice_rx_burst(rxPorts[q], rxQueues[q], rx.address(), DescriptorLayout.BURST_MAX);
+            work += received;
+            if (received > 0)
+            {
+                processBurst(q, received, startNs, capturing);
+            }
+            if (pollKernel && kernelPorts[q] != NO_KERNEL_PORT)
+            {
+                work += relayFromKernel(q);
+            }
         }
         counters.onDutyCycle(clock.nanoTime() - startNs);
         if (startNs - nextFlushNs >= 0)
@@ -157,19 +228,20 @@ public final class ForwarderWorker implements Agent
         return work;
     }
 
-    private int relayFromKernel()
+    private int relayFromKernel(final int q)
     {
-        final int read = shim.sluice_rx_burst(kernelPort, kernelQueue, fromKernel.address(), DescriptorLayout.BURST_MAX);
+        final int read =
+            shim.sluice_rx_burst(kernelPorts[q], kernelQueues[q], fromKernel.address(), DescriptorLayout.BURST_MAX);
         if (read > 0)
         {
-            // The shim frees what the wire does not take.
-            final int sent = shim.sluice_tx_burst(txPort, txQueue, fromKernel.address(), read);
+            // Out of the data port the kernel port belongs to. The shim frees what the wire does not take.
+            final int sent = shim.sluice_tx_burst(rxPorts[q], relayQueues[q], fromKernel.address(), read);
             counters.onKernelRx(sent, read - sent);
         }
         return read;
     }
 
-    private void processBurst(final int received, final long nowNs, final boolean capturing)
+    private void processBurst(final int q, final int received, final long nowNs, final boolean capturing)
     {
         final DescriptorArray rx = this.rx;
         final FrameBurst burst = this.burst;
@@ -198,7 +270,7 @@ public final class ForwarderWorker implements Agent
         burst.count(frames);
         if (capturing)
         {
-            tap.onReceived(burst, frames, nowNs);
+            tap.onReceived(rxPorts[q], burst, frames, nowNs);
         }
         pipeline.processBurst(burst, nowNs);
         if (capturing)
@@ -209,6 +281,7 @@ public final class ForwarderWorker implements Agent
         int toSend = 0;
         int kernelCount = 0;
         long txBytes = 0;
+        final int kernelPort = kernelPorts[q];
         final boolean kernel = kernelPort != NO_KERNEL_PORT;
         for (int i = 0; i < frames; i++)
         {
@@ -231,7 +304,7 @@ public final class ForwarderWorker implements Agent
         }
         if (kernelCount > 0)
         {
-            final int handed = shim.sluice_tx_burst(kernelPort, kernelQueue, toKernel.address(), kernelCount);
+            final int handed = shim.sluice_tx_burst(kernelPort, kernelQueues[q], toKernel.address(), kernelCount);
             counters.onKernelTx(handed, kernelCount - handed);
         }
         int sent = 0;
@@ -275,7 +348,10 @@ public final class ForwarderWorker implements Agent
     @Override
     public void onClose()
     {
-        flushCounters();
+        if (pipeline != null)
+        {
+            flushCounters();
+        }
         shim.sluice_thread_unregister();
     }
 

@@ -4,11 +4,20 @@ import io.sluice.forwarder.pipeline.PacketPipeline;
 
 /**
  * A worker's I/O counters (RX, TX, TX-full drops, duty cycles and their {@link DutyCycleHistogram times}) kept
- * as plain fields on the worker's thread, and the hook that publishes them with the pipeline's counters to shared
- * memory every flush interval.
+ * as plain fields on the worker's thread, and the hook that publishes them with the pipeline's counters to shared memory every flush interval.
+ * <p>
+ * The fields sit between 64 bytes of padding on either side (Agrona's {@code *Padding} classes): one worker writes
+ * them every burst, and another worker's object next to them on the heap must not share their cache lines.
  */
-public final class WorkerCounters
+public final class WorkerCounters extends WorkerCountersValues
 {
+    byte p064, p065, p066, p067, p068, p069, p070, p071, p072, p073, p074, p075, p076, p077, p078, p079;
+    byte p080, p081, p082, p083, p084, p085, p086, p087, p088, p089, p090, p091, p092, p093, p094, p095;
+    byte p096, p097, p098, p099, p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111;
+    byte p112, p113, p114, p115, p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127;
+    // 16 more: fields of this class may fill gaps the superclass's fields leave.
+    byte p128, p129, p130, p131, p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143;
+
     /**
      * Where a worker's counters go at each flush; called on the worker thread.
      */
@@ -24,23 +33,6 @@ public final class WorkerCounters
         void publish(WorkerCounters io, PacketPipeline pipeline);
     }
 
-    private final Publisher publisher;
-    long rxPackets;
-    long rxBytes;
-    long txPackets;
-    long txBytes;
-    long txFullDrops;
-    long txRejected;
-    long dutyCycles;
-    long maxDutyCycleNs;
-    long kernelTxPackets;
-    long kernelTxDrops;
-    long kernelRxPackets;
-    long kernelRxDrops;
-    long captureFrames;
-    long captureDrops;
-    final DutyCycleHistogram dutyCycleTimes = new DutyCycleHistogram();
-
     /**
      * Creates counters.
      *
@@ -48,7 +40,7 @@ public final class WorkerCounters
      */
     public WorkerCounters(final Publisher publisher)
     {
-        this.publisher = publisher;
+        super(publisher);
     }
 
     void onBurst(final int received, final long receivedBytes, final int sent, final long sentBytes,

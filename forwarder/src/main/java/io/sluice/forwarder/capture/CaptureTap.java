@@ -146,6 +146,20 @@ public final class CaptureTap
      */
     public void onReceived(final FrameBurst burst, final int frames, final long nowNs)
     {
+        onReceived(rxPort, burst, frames, nowNs);
+    }
+
+    /**
+     * Hands a burst received from one of the worker's receive ports to the capture, before the pipeline (a worker
+     * polling queues of several ports says which one).
+     *
+     * @param rxPort the port the burst came from.
+     * @param burst  the frames.
+     * @param frames how many.
+     * @param nowNs  the burst's clock.
+     */
+    public void onReceived(final int rxPort, final FrameBurst burst, final int frames, final long nowNs)
+    {
         final boolean deferred = filter.hasBackend();
         for (int i = 0; i < frames; i++)
         {

@@ -17,6 +17,9 @@ import java.util.List;
  */
 public final class Dpdk
 {
+    /** DPDK's SOCKET_ID_ANY: memory from whichever NUMA socket has it. */
+    public static final int SOCKET_ANY = -1;
+
     /**
      * System property naming the shim library file; default {@code native/build/libsluice_shim.so} under the
      * working directory or {@code sluice.home}.
@@ -148,6 +151,18 @@ public final class Dpdk
     }
 
     /**
+     * Returns the NUMA socket of a port's device ({@code rte_eth_dev_socket_id}).
+     *
+     * @param port the port id.
+     * @return the socket, or {@link #SOCKET_ANY} when DPDK does not know it (virtual devices, one-node machines).
+     */
+    public int portSocket(final int port)
+    {
+        final int socket = library.sluice_port_socket(port);
+        return socket < 0 ? SOCKET_ANY : socket;
+    }
+
+    /**
      * Creates an mbuf pool.
      *
      * @param name       unique pool name.
@@ -158,7 +173,25 @@ public final class Dpdk
      */
     public long createMempool(final String name, final int mbufs, final int cacheSize, final int dataRoom)
     {
-        final long pool = library.sluice_mempool_create(name, mbufs, cacheSize, dataRoom, -1);
+        return createMempool(name, mbufs, cacheSize, dataRoom, SOCKET_ANY);
+    }
+
+    /**
+     * Creates a packet-buffer pool on a NUMA socket: the socket of the port that receives into it, so the NIC's
+     * DMA and the worker's reads stay on one node.
+     *
+     * @param name      unique pool name.
+     * @param mbufs     number of buffers (2^n - 1 is optimal).
+     * @param cacheSize per-lcore cache size.
+     * @param dataRoom  bytes per buffer including headroom.
+     * @param socket    the NUMA socket, or {@link #SOCKET_ANY}.
+     * @return the pool handle.
+     * @throws DpdkException when the pool cannot be created.
+     */
+    public long createMempool(final String name, final int mbufs, final int cacheSize, final int dataRoom,
+        final int socket)
+    {
+        final long pool = library.sluice_mempool_create(name, mbufs, cacheSize, dataRoom, socket);
         if (pool == 0)
         {
             final int error = library.sluice_last_error();

@@ -66,6 +66,8 @@ public interface ShimLibrary
 
     int sluice_port_close(@u_int16_t int port);
 
+    int sluice_port_socket(@u_int16_t int port);
+
     int sluice_port_mac(@u_int16_t int port, @Out byte[] mac6);
 
     int sluice_port_set_mac(@u_int16_t int port, @In byte[] mac6);

@@ -23,8 +23,11 @@ import org.agrona.UnsafeApi;
  * deletion) and a lookup stops at the first empty one. An insert takes the first empty entry, else the first
  * expired one, else it evicts the entry seen least recently: a flood of new flows replaces old entries instead of
  * growing memory.
+ * <p>
+ * The bookkeeping fields (size, eviction and expiry counts, the last miss's outcome), which the worker writes on
+ * every miss, sit between 64 bytes of padding on either side: no other worker's object shares their cache lines.
  */
-public final class ConnectionTable
+public final class ConnectionTable extends ConnectionTableFields
 {
     public static final int DEFAULT_CAPACITY = 1 << 20;
     public static final int ENTRY_LENGTH = 64;
@@ -37,23 +40,12 @@ public final class ConnectionTable
     private static final int KEY_LENGTH_OFFSET = 56;
     private static final int PROTOCOL_OFFSET = 60;
 
-    private final HugePageMemory memory;
-    // Address of entry 0. The entries are always off-heap, so every access takes Unsafe's raw-address form: C2
-    // compiles an access through UnsafeBuffer (whose base may be an array or null) with memory barriers around it,
-    // which made it reload every field near it. Indexes are masked to the capacity and offsets are below
-    // ENTRY_LENGTH, so every access stays inside the entries.
-    private final long address;
-    private final int capacity;
-    private final int indexMask;
-    private final long tcpTimeoutNs;
-    private final long udpTimeoutNs;
-    private final long otherTimeoutNs;
-
-    private int size;
-    private long evictions;
-    private long expirations;
-    private boolean lastMissEvicts;
-    private boolean lastMissExpired;
+    byte p064, p065, p066, p067, p068, p069, p070, p071, p072, p073, p074, p075, p076, p077, p078, p079;
+    byte p080, p081, p082, p083, p084, p085, p086, p087, p088, p089, p090, p091, p092, p093, p094, p095;
+    byte p096, p097, p098, p099, p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111;
+    byte p112, p113, p114, p115, p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127;
+    // 16 more: fields of this class may fill gaps the superclass's fields leave.
+    byte p128, p129, p130, p131, p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143;
 
     /**
      * Creates a table.
@@ -66,22 +58,7 @@ public final class ConnectionTable
     public ConnectionTable(
         final int capacity, final long tcpTimeoutNs, final long udpTimeoutNs, final long otherTimeoutNs)
     {
-        if (capacity < BUCKET_SIZE || !BitUtil.isPowerOfTwo(capacity))
-        {
-            throw new IllegalArgumentException(
-                "connection table capacity must be a power of two >= " + BUCKET_SIZE + ", got " + capacity);
-        }
-        if (tcpTimeoutNs <= 0 || udpTimeoutNs <= 0 || otherTimeoutNs <= 0)
-        {
-            throw new IllegalArgumentException("connection timeouts must be > 0");
-        }
-        this.capacity = capacity;
-        this.indexMask = capacity - 1;
-        this.tcpTimeoutNs = tcpTimeoutNs;
-        this.udpTimeoutNs = udpTimeoutNs;
-        this.otherTimeoutNs = otherTimeoutNs;
-        memory = HugePageMemory.allocate(bytesFor(capacity));
-        address = memory.address();
+        super(capacity, tcpTimeoutNs, udpTimeoutNs, otherTimeoutNs);
     }
 
     /**

@@ -6,24 +6,19 @@ import io.sluice.forwarder.lb.ForwardingSnapshot;
  * One worker's counters: verdicts, every drop and pass reason, per-VIP and per-backend packets and bytes, and
  * connection-table outcomes. Plain fields written only by the owning worker; the forwarder process later mirrors
  * them into a shared-memory counters file for other processes to read.
+ * <p>
+ * The scalar counters and the array references sit between 64 bytes of padding on either side, so no other
+ * worker's object shares their cache lines; the arrays are allocated by the worker's own thread (the forwarder
+ * builds each pipeline in the worker's {@code onStart}), in its own allocation buffer.
  */
-public final class PipelineCounters
+public final class PipelineCounters extends PipelineCountersValues
 {
-    final long[] verdicts = new long[Verdict.COUNT];
-    final long[] drops = new long[DropReason.count()];
-    final long[] passes = new long[PassReason.values().length];
-    final long[] vipPackets;
-    final long[] vipBytes;
-    final long[] backendPackets;
-    final long[] backendBytes;
-    long connectionHits;
-    long connectionMisses;
-    long connectionRebinds;
-    long icmpEchoRepliesV4;
-    long icmpEchoRepliesV6;
-    long icmpTooBigSentV4;
-    long icmpTooBigSentV6;
-    long icmpTooBigSuppressed;
+    byte p064, p065, p066, p067, p068, p069, p070, p071, p072, p073, p074, p075, p076, p077, p078, p079;
+    byte p080, p081, p082, p083, p084, p085, p086, p087, p088, p089, p090, p091, p092, p093, p094, p095;
+    byte p096, p097, p098, p099, p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111;
+    byte p112, p113, p114, p115, p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127;
+    // 16 more: fields of this class may fill gaps the superclass's fields leave.
+    byte p128, p129, p130, p131, p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143;
 
     /**
      * Creates zeroed counters.
@@ -33,10 +28,7 @@ public final class PipelineCounters
      */
     public PipelineCounters(final int maxVips, final int maxBackends)
     {
-        vipPackets = new long[maxVips];
-        vipBytes = new long[maxVips];
-        backendPackets = new long[maxBackends];
-        backendBytes = new long[maxBackends];
+        super(maxVips, maxBackends);
     }
 
     /**

@@ -203,13 +203,15 @@ class ForwarderControlTest
     }
 
     /**
-     * Each port's pool (net_pcap0 and net_null0, one RX queue each) holds the default mbufs; some are free, and the
+     * Each port's pool is sampled: net_pcap0's (one RX queue a worker polls) holds the default mbufs, net_null0's
+     * (transmit only) its one receive ring and two caches, 2047 (ForwarderConfig.poolMbufs); some are free, and the
      * sampler keeps the count current.
      */
     private void mbufPoolsAreSampled()
     {
         forwarder.waitUntil("the control thread samples both pools",
-            () -> forwarder.values().sum(CounterType.PORT_MBUFS_TOTAL) == 2L * ForwarderConfig.DEFAULT_MBUFS_PER_WORKER);
+            () -> forwarder.values().sum(CounterType.PORT_MBUFS_TOTAL) ==
+                ForwarderConfig.DEFAULT_MBUFS_PER_WORKER + 2047L);
         final CounterValues values = forwarder.values();
         final long available = values.sum(CounterType.PORT_MBUFS_AVAILABLE);
         assertTrue(available > 0 && available <= values.sum(CounterType.PORT_MBUFS_TOTAL),

@@ -45,8 +45,12 @@ final class NodeSpec
     {
     }
 
-    record WorkerSpec(int core, String rxPort, String txPort)
+    record WorkerSpec(int core, String rxPort, String txPort, List<String> moreRxPorts)
     {
+        WorkerSpec(final int core, final String rxPort, final String txPort)
+        {
+            this(core, rxPort, txPort, List.of());
+        }
     }
 
     private final String name;
@@ -128,7 +132,8 @@ final class NodeSpec
      */
     boolean echoReplies()
     {
-        return !echoToKernel && workers.stream().allMatch(worker -> worker.rxPort().equals(worker.txPort()));
+        return !echoToKernel && workers.stream().allMatch(worker -> worker.rxPort().equals(worker.txPort()) &&
+            worker.moreRxPorts().stream().allMatch(worker.txPort()::equals));
     }
 
     /**
@@ -144,6 +149,13 @@ final class NodeSpec
     NodeSpec worker(final int core, final String rxPort, final String txPort)
     {
         workers.add(new WorkerSpec(core, rxPort, txPort));
+        return this;
+    }
+
+    /** A worker polling queue 0 of each of several ports in turn ({@code rx: [{port}, ...]}). */
+    NodeSpec workerPolling(final int core, final String txPort, final String... rxPorts)
+    {
+        workers.add(new WorkerSpec(core, rxPorts[0], txPort, List.of(rxPorts).subList(1, rxPorts.length)));
         return this;
     }
 
@@ -270,9 +282,18 @@ final class NodeSpec
         yaml.append("  workers:\n");
         for (final WorkerSpec worker : workers)
         {
-            yaml.append("    - core: ").append(worker.core()).append('\n')
-                .append("      rx_port: ").append(worker.rxPort()).append('\n')
-                .append("      tx_port: ").append(worker.txPort()).append('\n');
+            yaml.append("    - core: ").append(worker.core()).append('\n');
+            if (worker.moreRxPorts().isEmpty())
+            {
+                yaml.append("      rx_port: ").append(worker.rxPort()).append('\n');
+            }
+            else
+            {
+                yaml.append("      rx: [{port: ").append(worker.rxPort()).append('}');
+                worker.moreRxPorts().forEach(port -> yaml.append(", {port: ").append(port).append('}'));
+                yaml.append("]\n");
+            }
+            yaml.append("      tx_port: ").append(worker.txPort()).append('\n');
         }
         yaml.append("  idle_strategy: ").append(idleStrategy).append('\n')
             .append("  counters_dir: ").append(quote(countersDir.toString())).append('\n')

@@ -1,0 +1,56 @@
+package io.sluice.forwarder.lb;
+
+import io.sluice.forwarder.memory.HugePageMemory;
+import org.agrona.BitUtil;
+
+/** Padding before a connection table's fields: the object header's cache line is not theirs. */
+abstract class ConnectionTableLhsPadding
+{
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+}
+
+/** A connection table's fields, between the two paddings (see {@link ConnectionTable}). */
+abstract class ConnectionTableFields extends ConnectionTableLhsPadding
+{
+    final HugePageMemory memory;
+    // Address of entry 0. The entries are always off-heap, so every access takes Unsafe's raw-address form: C2
+    // compiles an access through UnsafeBuffer (whose base may be an array or null) with memory barriers around it,
+    // which made it reload every field near it. Indexes are masked to the capacity and offsets are below
+    // ENTRY_LENGTH, so every access stays inside the entries.
+    final long address;
+    final int capacity;
+    final int indexMask;
+    final long tcpTimeoutNs;
+    final long udpTimeoutNs;
+    final long otherTimeoutNs;
+
+    int size;
+    long evictions;
+    long expirations;
+    boolean lastMissEvicts;
+    boolean lastMissExpired;
+
+    ConnectionTableFields(
+        final int capacity, final long tcpTimeoutNs, final long udpTimeoutNs, final long otherTimeoutNs)
+    {
+        if (capacity < ConnectionTable.BUCKET_SIZE || !BitUtil.isPowerOfTwo(capacity))
+        {
+            throw new IllegalArgumentException("connection table capacity must be a power of two >= " +
+                ConnectionTable.BUCKET_SIZE + ", got " + capacity);
+        }
+        if (tcpTimeoutNs <= 0 || udpTimeoutNs <= 0 || otherTimeoutNs <= 0)
+        {
+            throw new IllegalArgumentException("connection timeouts must be > 0");
+        }
+        this.capacity = capacity;
+        this.indexMask = capacity - 1;
+        this.tcpTimeoutNs = tcpTimeoutNs;
+        this.udpTimeoutNs = udpTimeoutNs;
+        this.otherTimeoutNs = otherTimeoutNs;
+        memory = HugePageMemory.allocate(ConnectionTable.bytesFor(capacity));
+        address = memory.address();
+    }
+}
