@@ -8,6 +8,7 @@ import io.sluice.common.config.IdleStrategyKind;
 import io.sluice.common.config.MachineCpus;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.PortConfig;
+import io.sluice.common.config.TunnelEntropyConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.WorkerConfig;
 import io.sluice.common.control.ControlChannel;
@@ -34,6 +35,7 @@ import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.IcmpEchoResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
+import io.sluice.forwarder.pipeline.TunnelOptions;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -349,7 +351,8 @@ public final class Forwarder implements AutoCloseable
                 pipelineConfig.tcpIdleTimeoutNs(), pipelineConfig.udpIdleTimeoutNs(),
                 pipelineConfig.otherIdleTimeoutNs());
             final PipelineCounters counters = new PipelineCounters(f.maxVips(), f.maxBackends());
-            final PacketPipeline pipeline = new PacketPipeline(pipelineConfig, publisher, table, counters);
+            final PacketPipeline pipeline =
+                new PacketPipeline(pipelineConfig, tunnelOptions(w.txPort()), publisher, table, counters);
             // Replies leave through the receive port, which is this worker's TX queue only when it sends there too.
             if (f.icmpEcho().reply() && w.rxPort().equals(w.txPort()))
             {
@@ -366,6 +369,35 @@ public final class Forwarder implements AutoCloseable
             workerRunners.add(runner);
             AgentRunner.startOnThread(runner);
         }
+    }
+
+    private void logTunnelOptions(final ForwarderConfig f)
+    {
+        final TunnelEntropyConfig entropy = f.tunnelEntropy();
+        if (!entropy.isNone())
+        {
+            log.printf("  tunnel entropy: GRE key %s, outer source %s%s%n", entropy.greKey() ? "on" : "off",
+                entropy.sourcePrefixV4() == null ? "fixed" :
+                    entropy.sourcePrefixV4().getHostAddress() + "/" + entropy.sourcePrefixV4Length(),
+                entropy.sourcePrefixV6() == null ? "" :
+                    " " + entropy.sourcePrefixV6().getHostAddress() + "/" + entropy.sourcePrefixV6Length());
+        }
+        for (final PortConfig port : f.ports())
+        {
+            if (port.vlan() != 0)
+            {
+                log.printf("  port %s: encapsulated frames tagged 802.1Q VLAN %d%n", port.name(), port.vlan());
+            }
+        }
+    }
+
+    // The node's tunnel entropy with the 802.1Q tag of the port the worker sends on.
+    private TunnelOptions tunnelOptions(final String txPort)
+    {
+        final ForwarderConfig f = config.forwarder();
+        final TunnelEntropyConfig entropy = f.tunnelEntropy();
+        return new TunnelOptions(entropy.greKey(), entropy.sourcePrefixV4(), entropy.sourcePrefixV4Length(),
+            entropy.sourcePrefixV6(), entropy.sourcePrefixV6Length(), f.port(txPort).vlan());
     }
 
     private static IdleStrategy idleStrategy(final IdleStrategyKind kind)
@@ -418,6 +450,7 @@ public final class Forwarder implements AutoCloseable
         log.printf("  own MAC %s, next hop %s, tunnel source %s%s%n", formatMac(ownMac), f.nextHopMac().text(),
             f.tunnelSourceV4() == null ? "" : f.tunnelSourceV4().getHostAddress(),
             f.tunnelSourceV6() == null ? "" : " " + f.tunnelSourceV6().getHostAddress());
+        logTunnelOptions(f);
         config.vips().forEach(vip -> log.printf("  VIP %s %s: %d backends%n", vip.name(), vip.vip(),
             vip.backends().size()));
         log.println("  counters " + countersFile.path() + ", control " +

@@ -10,8 +10,10 @@ package io.sluice.common.config;
  * @param kernelPort the port (usually a DPDK {@code net_tap} device) that connects this port to the kernel: frames
  *                   for no VIP go to it, and what the kernel sends through it leaves on the workers' transmit
  *                   ports (ARP, BGP, SSH to the node); null when frames for no VIP are dropped (counted).
+ * @param vlan   the 802.1Q VLAN id encapsulated frames sent on this port carry (an uplink that is a trunk),
+ *               1..4094, or 0 for untagged frames.
  */
-public record PortConfig(String name, int mtu, int rxRing, int txRing, String kernelPort)
+public record PortConfig(String name, int mtu, int rxRing, int txRing, String kernelPort, int vlan)
 {
     public static final int DEFAULT_MTU = 1500;
     public static final int MIN_MTU = 68;
@@ -19,6 +21,21 @@ public record PortConfig(String name, int mtu, int rxRing, int txRing, String ke
     public static final int DEFAULT_RING_SIZE = 1024;
     public static final int MIN_RING_SIZE = 64;
     public static final int MAX_RING_SIZE = 16384;
+    public static final int MAX_VLAN = 4094;
+
+    /**
+     * Creates an untagged port.
+     *
+     * @param name       the DPDK device name.
+     * @param mtu        the MTU.
+     * @param rxRing     descriptors per receive queue.
+     * @param txRing     descriptors per transmit queue.
+     * @param kernelPort the kernel port, or null.
+     */
+    public PortConfig(final String name, final int mtu, final int rxRing, final int txRing, final String kernelPort)
+    {
+        this(name, mtu, rxRing, txRing, kernelPort, 0);
+    }
 
     /**
      * Creates a port without a kernel path.
