@@ -28,6 +28,8 @@ BACKEND4_UNBOUND=10.200.0.3
 VIP4=10.100.0.1
 CLIENT6=fd53:1ce::1
 FWD6=fd53:1ce::10
+FWD4_PREFIXED=10.200.0.77
+FWD6_PREFIXED=fd53:1ce::77
 BACKEND6=fd53:1ce::2
 BACKEND6_UNBOUND=fd53:1ce::3
 VIP6=fd53:1ce:100::1
@@ -150,6 +152,9 @@ setup_topology() {
     ip -n "$NS_SENDER" addr add "$FWD4/24" dev "$VETH_SENDER"
     ip -n "$NS_SENDER" addr add "$CLIENT6/64" dev "$VETH_SENDER" nodad
     ip -n "$NS_SENDER" addr add "$FWD6/64" dev "$VETH_SENDER" nodad
+    # A second forwarder source, as one address of a tunnel_entropy source prefix would be.
+    ip -n "$NS_SENDER" addr add "$FWD4_PREFIXED/24" dev "$VETH_SENDER"
+    ip -n "$NS_SENDER" addr add "$FWD6_PREFIXED/64" dev "$VETH_SENDER" nodad
 
     # What sluice_gredecap.c's header says a backend needs: rp_filter off (default too, so the TUN inherits it),
     # VIPs on lo, the usual DSR ARP settings. Replies go back over the veth: the clients' subnet is connected.
@@ -255,6 +260,11 @@ out4.bind((E["FWD4"], 0))
 out4.setsockopt(socket.IPPROTO_IP, getattr(socket, "IP_MTU_DISCOVER", 10), getattr(socket, "IP_PMTUDISC_DO", 2))
 out6 = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_GRE)
 out6.bind((E["FWD6"], 0))
+# What a forwarder with tunnel_entropy.source_prefix_v4/v6 sends from: another source per flow.
+out4_prefixed = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_GRE)
+out4_prefixed.bind((E["FWD4_PREFIXED"], 0))
+out6_prefixed = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_GRE)
+out6_prefixed.bind((E["FWD6_PREFIXED"], 0))
 
 
 def udp4(tag):
@@ -265,8 +275,11 @@ def udp6(tag):
     return bytes(IPv6(src=E["CLIENT6"], dst=E["VIP6"]) / UDP(sport=client6.getsockname()[1], dport=PORT) / Raw(tag))
 
 
-def send(outer, destination, packet):
-    (out4 if outer == 4 else out6).sendto(packet, (destination, 0))
+def send(outer, destination, packet, prefixed=False):
+    if prefixed:
+        (out4_prefixed if outer == 4 else out6_prefixed).sendto(packet, (destination, 0))
+    else:
+        (out4 if outer == 4 else out6).sendto(packet, (destination, 0))
 
 
 def snapshot():
@@ -342,6 +355,16 @@ case("IPv6 in GRE/IPv4", [(4, B4, gre(ETH_IPV6, udp6(b"v6-in-v4")))], "decap_inn
 case("checksum + key + sequence (RFC 2890), odd length, GRE/IPv4",
      [(4, B4, gre(ETH_IPV4, udp4(b"rfc2890-odd"), key=0xDEADBEEF, seq=7, checksum="good"))],
      "decap_inner_ipv4", b"rfc2890-odd")
+# What the forwarder sends with tunnel_entropy: the RFC 2890 key alone (flow-hash bits, checked for length and
+# skipped), and another outer source per flow (any source is accepted).
+case("key only (gre_key), IPv4 in GRE/IPv4", [(4, B4, gre(ETH_IPV4, udp4(b"key-v4"), key=0x9E3779B9))],
+     "decap_inner_ipv4", b"key-v4")
+case("key only (gre_key), IPv6 in GRE/IPv6", [(6, B6, gre(ETH_IPV6, udp6(b"key-v6"), key=0))],
+     "decap_inner_ipv6", b"key-v6")
+case("key + outer source from the prefix, GRE/IPv4",
+     [(4, B4, gre(ETH_IPV4, udp4(b"prefix-v4"), key=0x12345678), True)], "decap_inner_ipv4", b"prefix-v4")
+case("key + outer source from the prefix, GRE/IPv6",
+     [(6, B6, gre(ETH_IPV4, udp4(b"prefix-v6"), key=0xFFFFFFFF), True)], "decap_inner_ipv4", b"prefix-v6")
 case("checksum, IPv6 in GRE/IPv6", [(6, B6, gre(ETH_IPV6, udp6(b"v6-csum"), checksum="good"))],
      "decap_inner_ipv6", b"v6-csum")
 case("reserved bits 6-12 set: ignored (RFC 2784 2.3)", [(4, B4, gre(ETH_IPV4, udp4(b"rsv6-12"), flags=0x03F8))],
@@ -384,8 +407,8 @@ previous = snapshot()
 for description, sends, counter, reply, before_hook, after_hook in cases:
     if before_hook:
         before_hook()
-    for outer, destination, packet in sends:
-        send(outer, destination, packet)
+    for outer, destination, packet, *prefixed in sends:
+        send(outer, destination, packet, bool(prefixed and prefixed[0]))
     outer = sends[-1][0]
     detail = []
     ok = True
@@ -473,7 +496,7 @@ run_sender() {
     local rc=0 sender_passed sender_failed
     DECAP_PID=$DECAP_PID DECAP_OUT="$WORK/decap.out" STATS_FILE="$WORK/stats" RESULT="$WORK/sender.result" \
         NS_BACKEND=$NS_BACKEND TUN=$TUN PORT=$PORT VIP4=$VIP4 VIP6=$VIP6 CLIENT4=$CLIENT4 CLIENT6=$CLIENT6 \
-        FWD4=$FWD4 FWD6=$FWD6 BACKEND4=$BACKEND4 BACKEND6=$BACKEND6 BACKEND4_UNBOUND=$BACKEND4_UNBOUND \
+        FWD4=$FWD4 FWD6=$FWD6 FWD4_PREFIXED=$FWD4_PREFIXED FWD6_PREFIXED=$FWD6_PREFIXED BACKEND4=$BACKEND4 BACKEND6=$BACKEND6 BACKEND4_UNBOUND=$BACKEND4_UNBOUND \
         BACKEND6_UNBOUND=$BACKEND6_UNBOUND timeout 120 ip netns exec "$NS_SENDER" "$PYTHON" "$WORK/sender.py" || rc=$?
     if [[ -s $WORK/sender.result ]]; then
         read -r sender_passed sender_failed <"$WORK/sender.result"

@@ -3,8 +3,9 @@
 # or one named tunnel per forwarder with --named; sluice_gredecap in user space where the kernel has no ip_gre),
 # the VIPs on lo, rp_filter off, the DSR ARP settings, accept_local on request, and the MSS that keeps clients'
 # packets plus the tunnel overhead within the forwarders' tunnel_mtu.
-# usage: sluice backend-setup [--dry-run] --vip ADDR[,ADDR...] --tunnel-source ADDR[,ADDR...] [--mode auto|kernel|gredecap] [--named] [--local ADDR[,ADDR]] [--tunnel-mtu N] [--client-mtu N] [--accept-local] [--tun NAME] [--run-dir DIR] [--no-persist]
-# --tunnel-source: the forwarders' tunnel_source_v4/v6 (the outer source of their GRE packets). --local: this
+# usage: sluice backend-setup [--dry-run] --vip ADDR[,ADDR...] --tunnel-source ADDR[/LEN][,...] [--gre-key] [--mode auto|kernel|gredecap] [--named] [--local ADDR[,ADDR]] [--tunnel-mtu N] [--client-mtu N] [--accept-local] [--tun NAME] [--run-dir DIR] [--no-persist]
+# --tunnel-source: the forwarders' tunnel_source_v4/v6 (the outer source of their GRE packets), or their
+# tunnel_entropy.source_prefix_v4/v6 as ADDR/LEN. --gre-key: the forwarders set tunnel_entropy.gre_key. --local: this
 # backend's address(es) the forwarders send GRE to (gredecap --bind). --tunnel-mtu: the forwarders' tunnel_mtu
 # (default 1500, the path MTU from the forwarders to this backend); --client-mtu: the clients' MTU (default 1500).
 # Exit status: 0 set up (or, with --dry-run, nothing to stop it), 1 a step failed, 2 bad arguments.
@@ -15,6 +16,7 @@ usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
 DRY_RUN=0
 MODE=auto
 NAMED=0
+GRE_KEY=0
 VIPS=""
 SOURCES=""
 LOCALS=""
@@ -30,6 +32,7 @@ while [[ $# -gt 0 ]]; do
         --dry-run) DRY_RUN=1 ;;
         --mode) MODE=${2:-}; shift ;;
         --named) NAMED=1 ;;
+        --gre-key) GRE_KEY=1 ;;
         --vip) VIPS=${2:-}; shift ;;
         --tunnel-source) SOURCES=${2:-}; shift ;;
         --local) LOCALS=${2:-}; shift ;;
@@ -49,6 +52,13 @@ bad() { echo "backend-setup: $*" >&2; exit 2; }
 is_v4() { [[ "$1" =~ ^([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})$ ]] &&
     ((BASH_REMATCH[1] < 256 && BASH_REMATCH[2] < 256 && BASH_REMATCH[3] < 256 && BASH_REMATCH[4] < 256)); }
 is_v6() { [[ "$1" == *:* && "$1" =~ ^[0-9a-fA-F:.]+$ ]]; }
+# A tunnel_entropy source prefix: ADDR/LEN, IPv4 /8../31 or IPv6 /64../127 (what the forwarder accepts).
+is_prefix() {
+    [[ "$1" == */* ]] || return 1
+    local a=${1%/*} l=${1##*/}
+    [[ "$l" =~ ^[0-9]+$ ]] || return 1
+    if is_v4 "$a"; then ((l >= 8 && l <= 31)); elif is_v6 "$a"; then ((l >= 64 && l <= 127)); else return 1; fi
+}
 [[ -n "$VIPS" ]] || bad "--vip ADDR[,ADDR...] is required"
 [[ -n "$SOURCES" ]] || bad "--tunnel-source ADDR[,ADDR...] is required (the forwarders' tunnel_source_v4/v6)"
 [[ "$MODE" =~ ^(auto|kernel|gredecap)$ ]] || bad "--mode must be auto, kernel or gredecap, got '$MODE'"
@@ -61,10 +71,26 @@ VIP4=() VIP6=() SRC4=() SRC6=() LOCAL4=() LOCAL6=()
 for a in ${VIPS//,/ }; do
     if is_v4 "$a"; then VIP4+=("$a"); elif is_v6 "$a"; then VIP6+=("$a"); else bad "--vip: '$a' is not an IP address"; fi
 done
+PREFIXED=0
 for a in ${SOURCES//,/ }; do
-    if is_v4 "$a"; then SRC4+=("$a"); elif is_v6 "$a"; then SRC6+=("$a"); else
-        bad "--tunnel-source: '$a' is not an IP address"; fi
+    if is_prefix "$a"; then
+        PREFIXED=1
+        if is_v4 "${a%/*}"; then SRC4+=("$a"); else SRC6+=("$a"); fi
+    elif is_v4 "$a"; then SRC4+=("$a"); elif is_v6 "$a"; then SRC6+=("$a"); else
+        bad "--tunnel-source: '$a' is not an IP address or a source prefix (IPv4 ADDR/8..31, IPv6 ADDR/64..127)"; fi
 done
+# The kernel matches a GRE packet to a configured tunnel by its key exactly (ip_tunnel_key_match: a keyless tunnel
+# takes only keyless GRE, a keyed one only its own key) and by its remote address; what matches no tunnel goes to
+# the fallback device gre0/ip6gre0, which takes any key and any source. Per-flow keys and per-flow sources match
+# no named tunnel.
+if ((NAMED && GRE_KEY)); then
+    bad "--named with --gre-key: a named tunnel has one key (or none) and the kernel matches keys exactly, so" \
+        "the forwarders' per-flow keys would never reach it; use the fallback devices gre0/ip6gre0 (drop --named)"
+fi
+if ((NAMED && PREFIXED)); then
+    bad "--named with a source prefix: a named tunnel has one remote address, the forwarders send from a" \
+        "different one per flow; use the fallback devices gre0/ip6gre0 (drop --named)"
+fi
 for a in ${LOCALS//,/ }; do
     if is_v4 "$a"; then LOCAL4+=("$a"); elif is_v6 "$a"; then LOCAL6+=("$a"); else bad "--local: '$a' is not an IP address"; fi
 done
@@ -101,9 +127,10 @@ if [[ "$MODE" == auto ]]; then
     fi
 fi
 
-# Outer header the forwarders add: IPv4 20 + GRE 4, IPv6 40 + GRE 4.
-OVERHEAD=24
-((${#SRC6[@]})) && OVERHEAD=44
+# Outer header the forwarders add: IPv4 20 + GRE 4, IPv6 40 + GRE 4, and the key's 4 with --gre-key.
+KEY_BYTES=$((GRE_KEY * 4))
+OVERHEAD=$((24 + KEY_BYTES))
+((${#SRC6[@]})) && OVERHEAD=$((44 + KEY_BYTES))
 
 sysctl_get() { sysctl -n "$1" 2>/dev/null || echo ""; }
 SYSCTL_LINES=()
@@ -151,7 +178,7 @@ setup_kernel() {
         for src in "${SRC4[@]}" "${SRC6[@]}"; do
             dev=sluice-gre$i; i=$((i + 1))
             DEVICES+=("$dev")
-            DEVICE_OVERHEAD[$dev]=$(is_v4 "$src" && echo 24 || echo 44)
+            DEVICE_OVERHEAD[$dev]=$(is_v4 "$src" && echo $((24 + KEY_BYTES)) || echo $((44 + KEY_BYTES)))
             if ip link show "$dev" >/dev/null 2>&1; then
                 ok "$dev exists"
             elif is_v4 "$src"; then
@@ -163,8 +190,14 @@ setup_kernel() {
         done
         info "named tunnels accept GRE only from their forwarder's tunnel source"
     else
-        if ((${#SRC4[@]})); then DEVICES+=(gre0); DEVICE_OVERHEAD[gre0]=24; run ip link set gre0 up; fi
-        if ((${#SRC6[@]})); then DEVICES+=(ip6gre0); DEVICE_OVERHEAD[ip6gre0]=44; run ip link set ip6gre0 up; fi
+        if ((${#SRC4[@]})); then DEVICES+=(gre0); DEVICE_OVERHEAD[gre0]=$((24 + KEY_BYTES)); run ip link set gre0 up; fi
+        if ((${#SRC6[@]})); then
+            DEVICES+=(ip6gre0); DEVICE_OVERHEAD[ip6gre0]=$((44 + KEY_BYTES)); run ip link set ip6gre0 up
+        fi
+        if ((GRE_KEY)); then
+            info "keyed GRE (the forwarders' gre_key): a key per flow matches no configured tunnel, so gre0/ip6gre0" \
+                "receive it whatever the key (give no tunnel on this host 'key' with the forwarders' addresses)"
+        fi
         info "gre0/ip6gre0 accept GRE from any source: allow it only from ${SRC4[*]:-} ${SRC6[*]:-}, e.g." \
             "nft add rule inet filter input ip protocol gre ip saddr != { ${SRC4[*]:-0.0.0.0} } drop"
     fi
@@ -188,7 +221,7 @@ setup_gredecap() {
         return 0
     fi
     DEVICES+=("$TUN")
-    DEVICE_OVERHEAD[$TUN]=$( ((${#SRC4[@]})) && echo 24 || echo 44)
+    DEVICE_OVERHEAD[$TUN]=$( ((${#SRC4[@]})) && echo $((24 + KEY_BYTES)) || echo $((44 + KEY_BYTES)))
     local pid
     pid=$(cat "$pid_file" 2>/dev/null || true)
     if [[ -n "$pid" && -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "--tun $TUN "; then

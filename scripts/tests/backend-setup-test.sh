@@ -81,9 +81,24 @@ expect "kernel path, named tunnels, jumbo path" 0 \
     "would run: ip link add sluice-gre1 type gre remote 10.0.0.2 local 192.0.2.2 ttl 64" \
     "would run: sysctl -qw net.ipv4.conf.sluice-gre1.accept_local=1" "would run: ip link set sluice-gre0 mtu 8976" \
     "fits tunnel_mtu 9000: no MSS change needed" "named tunnels accept GRE only from their forwarder's tunnel source"
+# tunnel_entropy on the forwarders: keyed GRE (4 more bytes) from a source prefix reaches only gre0/ip6gre0.
+setup "$NS_DRY" --dry-run --mode kernel --gre-key --vip 10.110.0.1,2001:db8:110::1 \
+    --tunnel-source 10.0.0.1,10.200.0.0/16,fd00:e::/96 --tunnel-mtu 1500
+expect "kernel path, keyed GRE from source prefixes" 0 "would run: ip link set gre0 up" \
+    "would run: ip link set ip6gre0 up" "would run: ip link set gre0 mtu 1472" \
+    "would run: ip link set ip6gre0 mtu 1452" "tunnel overhead 48 bytes" \
+    "would run: ip -4 route change default via 192.0.2.1 dev d0 advmss 1412" \
+    "would run: ip -6 route change default via 2001:db8:2::1 dev d0 metric 1024 pref medium advmss 1392" \
+    "gre0/ip6gre0 receive it whatever the key" "ip saddr != { 10.0.0.1 10.200.0.0/16 } drop"
 ip netns exec "$NS_DRY" sh -c 'ip addr; ip route; sysctl -a 2>/dev/null | grep -E "rp_filter|arp_|accept_local"' |
     sha256sum | grep -qF "${sum_before%% *}" && pass "the dry runs changed nothing in the namespace" ||
     fail "a dry run changed the namespace"
+setup "$NS_DRY" --dry-run --named --gre-key --vip 10.110.0.1 --tunnel-source 10.0.0.1
+expect "named tunnels with keyed GRE" 2 "--named with --gre-key: a named tunnel has one key (or none)"
+setup "$NS_DRY" --dry-run --named --vip 10.110.0.1 --tunnel-source 10.200.0.0/16
+expect "named tunnels with a source prefix" 2 "--named with a source prefix: a named tunnel has one remote address"
+setup "$NS_DRY" --dry-run --vip 10.110.0.1 --tunnel-source 10.200.0.0/32
+expect "source prefix too long" 2 "--tunnel-source: '10.200.0.0/32' is not an IP address or a source prefix"
 setup "$NS_DRY" --dry-run --vip 10.110.0.300 --tunnel-source 10.0.0.1
 expect "bad VIP" 2 "--vip: '10.110.0.300' is not an IP address"
 setup "$NS_DRY" --dry-run --vip 10.110.0.1
@@ -145,6 +160,7 @@ import logging, socket, struct, sys
 logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
 from scapy.all import IP, UDP, Raw  # noqa: E402
 client, fwd, backend, vip, port, count = sys.argv[1:5] + [int(sys.argv[5]), int(sys.argv[6])]
+key = int(sys.argv[7], 0) if len(sys.argv) > 7 else None  # RFC 2890 key, as tunnel_entropy.gre_key sends
 c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 c.bind((client, 0))
 c.settimeout(2.0)
@@ -154,7 +170,8 @@ answered = 0
 for i in range(count):
     payload = b"sluice backend-setup %d" % i
     inner = bytes(IP(src=client, dst=vip) / UDP(sport=c.getsockname()[1], dport=port) / Raw(payload))
-    out.sendto(struct.pack("!HH", 0, 0x0800) + inner, (backend, 0))
+    gre = struct.pack("!HH", 0, 0x0800) if key is None else struct.pack("!HHI", 0x2000, 0x0800, (key + i) & 0xFFFFFFFF)
+    out.sendto(gre + inner, (backend, 0))
     try:
         data, peer = c.recvfrom(65535)
         answered += data == payload and peer == (vip, port)
@@ -170,6 +187,10 @@ RC=0
 timeout 30 ip netns exec "$NS_SENDER" "$PYTHON" "$WORK/send.py" "$CLIENT4" "$FWD4" "$BACKEND4" "$VIP4" "$PORT" 20 \
     >"$WORK/out" 2>&1 || RC=$?
 expect "GRE from the sender reaches the VIP and the backend answers the client from the VIP" 0 "answered 20 of 20"
+RC=0
+timeout 30 ip netns exec "$NS_SENDER" "$PYTHON" "$WORK/send.py" "$CLIENT4" "$FWD4" "$BACKEND4" "$VIP4" "$PORT" 20 \
+    0x9e3779b9 >"$WORK/out" 2>&1 || RC=$?
+expect "keyed GRE (a key per packet, as gre_key sends per flow) reaches the VIP too" 0 "answered 20 of 20"
 sleep 1.5 # sluice_gredecap rewrites its stats file every second
 if [[ -s "$WORK/run/sluice-gredecap.stats" ]]; then
     grep -qE '(^| )decapsulated=([2-9][0-9]|[0-9]{3,})' "$WORK/run/sluice-gredecap.stats" &&

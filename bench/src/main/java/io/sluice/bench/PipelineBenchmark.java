@@ -7,6 +7,7 @@ import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.FrameBurst;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
+import io.sluice.forwarder.pipeline.TunnelOptions;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.pipeline.Verdict;
 import io.sluice.forwarder.tools.BenchmarkBackends;
@@ -91,6 +92,13 @@ public class PipelineBenchmark
         @Param({"1048576"})
         int capacity;
 
+        /**
+         * Tunnel options: {@code none} (the plain frame, production's default) or {@code all} (GRE key, per-flow
+         * IPv4 source from a /16, VLAN tag), for the cost of the options path (-p tunnel=all).
+         */
+        @Param({"none"})
+        String tunnel;
+
         PacketPipeline pipeline;
         long nowNs;
         long clockStepNs;
@@ -119,7 +127,14 @@ public class PipelineBenchmark
             }
             final ConnectionTable connections = new ConnectionTable(config.connectionTableCapacity(),
                 config.tcpIdleTimeoutNs(), config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs());
-            pipeline = new PacketPipeline(config, new SnapshotPublisher(state.snapshot()), connections,
+            final TunnelOptions options = switch (tunnel)
+            {
+                case "none" -> TunnelOptions.NONE;
+                case "all" -> new TunnelOptions(true, (Inet4Address)InetAddress.getByName("10.254.0.0"), 16, null, 0,
+                    100);
+                default -> throw new IllegalArgumentException("tunnel must be none or all, got " + tunnel);
+            };
+            pipeline = new PacketPipeline(config, options, new SnapshotPublisher(state.snapshot()), connections,
                 new PipelineCounters(config.maxVips(), config.maxBackends()));
 
             nowNs = 1_000_000_000L;

@@ -10,6 +10,7 @@ import io.sluice.common.config.MacAddress;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.NumaLayout;
 import io.sluice.common.config.PortConfig;
+import io.sluice.common.config.TunnelEntropyConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.WorkerConfig;
 import io.sluice.common.control.ControlChannel;
@@ -37,6 +38,7 @@ import io.sluice.forwarder.pipeline.IcmpEchoResponder;
 import io.sluice.forwarder.pipeline.IcmpTooBigResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
+import io.sluice.forwarder.pipeline.TunnelOptions;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -378,9 +380,10 @@ public final class Forwarder implements AutoCloseable
                 echo &= rx.port().equals(w.txPort());
             }
             final boolean echoReplies = echo;
+            final TunnelOptions tunnelOptions = tunnelOptions(w.txPort());
             final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, rxPorts, rxQueues,
                 portIds.get(w.txPort()), w.txQueue(), kernelPorts, rxQueues, relayQueues,
-                () -> newPipeline(pipelineConfig, echoReplies), new WorkerCounters(forwarderCounters.publisher(i)),
+                () -> newPipeline(pipelineConfig, tunnelOptions, echoReplies), new WorkerCounters(forwarderCounters.publisher(i)),
                 SystemNanoClock.INSTANCE,
                 new CaptureTap(captureFile, i, portIds.get(w.rxPort()), portIds.get(w.txPort())));
             final AgentRunner runner = new AgentRunner(idleStrategy(f.idleStrategy()), this::onAgentError, null,
@@ -392,13 +395,15 @@ public final class Forwarder implements AutoCloseable
 
     // Runs on the worker's thread once pinned (ForwarderWorker.onStart): the table's memory is zeroed there, so
     // first touch puts it on the worker's NUMA node, not on the main thread's.
-    private PacketPipeline newPipeline(final PipelineConfig pipelineConfig, final boolean repliesOnRxPort)
+    private PacketPipeline newPipeline(final PipelineConfig pipelineConfig, final TunnelOptions tunnelOptions,
+        final boolean repliesOnRxPort)
     {
         final ForwarderConfig f = config.forwarder();
         final ConnectionTable table = new ConnectionTable(pipelineConfig.connectionTableCapacity(),
             pipelineConfig.tcpIdleTimeoutNs(), pipelineConfig.udpIdleTimeoutNs(), pipelineConfig.otherIdleTimeoutNs());
         final PacketPipeline pipeline =
-            new PacketPipeline(pipelineConfig, publisher, table, new PipelineCounters(f.maxVips(), f.maxBackends()));
+            new PacketPipeline(pipelineConfig, tunnelOptions, publisher, table,
+                new PipelineCounters(f.maxVips(), f.maxBackends()));
         if (repliesOnRxPort && f.icmpEcho().reply())
         {
             pipeline.echoResponder(new IcmpEchoResponder(f.icmpEcho().ratePerSecond(), f.icmpEcho().burst()));
@@ -409,6 +414,35 @@ public final class Forwarder implements AutoCloseable
             pipeline.tooBigResponder(new IcmpTooBigResponder(f.icmpTooBig().ratePerSecond(), f.icmpTooBig().burst()));
         }
         return pipeline;
+    }
+
+    private void logTunnelOptions(final ForwarderConfig f)
+    {
+        final TunnelEntropyConfig entropy = f.tunnelEntropy();
+        if (!entropy.isNone())
+        {
+            log.printf("  tunnel entropy: GRE key %s, outer source %s%s%n", entropy.greKey() ? "on" : "off",
+                entropy.sourcePrefixV4() == null ? "fixed" :
+                    entropy.sourcePrefixV4().getHostAddress() + "/" + entropy.sourcePrefixV4Length(),
+                entropy.sourcePrefixV6() == null ? "" :
+                    " " + entropy.sourcePrefixV6().getHostAddress() + "/" + entropy.sourcePrefixV6Length());
+        }
+        for (final PortConfig port : f.ports())
+        {
+            if (port.vlan() != 0)
+            {
+                log.printf("  port %s: encapsulated frames tagged 802.1Q VLAN %d%n", port.name(), port.vlan());
+            }
+        }
+    }
+
+    // The node's tunnel entropy with the 802.1Q tag of the port the worker sends on.
+    private TunnelOptions tunnelOptions(final String txPort)
+    {
+        final ForwarderConfig f = config.forwarder();
+        final TunnelEntropyConfig entropy = f.tunnelEntropy();
+        return new TunnelOptions(entropy.greKey(), entropy.sourcePrefixV4(), entropy.sourcePrefixV4Length(),
+            entropy.sourcePrefixV6(), entropy.sourcePrefixV6Length(), f.port(txPort).vlan());
     }
 
     private static IdleStrategy idleStrategy(final IdleStrategyKind kind)
@@ -477,6 +511,7 @@ public final class Forwarder implements AutoCloseable
         log.printf("  tunnel source %s%s%n",
             f.tunnelSourceV4() == null ? "" : f.tunnelSourceV4().getHostAddress(),
             f.tunnelSourceV6() == null ? "" : " " + f.tunnelSourceV6().getHostAddress());
+        logTunnelOptions(f);
         config.vips().forEach(vip -> log.printf("  VIP %s %s: %d backends%n", vip.name(), vip.vip(),
             vip.backends().size()));
         log.println("  counters " + countersFile.path() + ", control " +

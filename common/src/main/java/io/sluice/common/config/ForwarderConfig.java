@@ -34,6 +34,7 @@ import java.util.List;
  * @param control         the command channel from the controller.
  * @param icmpEcho        how ICMP echo requests to a VIP are answered.
  * @param icmpTooBig      whether packets too big for the tunnel are answered with ICMP, and how fast.
+ * @param tunnelEntropy   what varies per flow in the outer headers (GRE key, outer source prefix).
  */
 public record ForwarderConfig(
     List<String> ealArgs,
@@ -54,7 +55,8 @@ public record ForwarderConfig(
     ConnectionTableConfig connectionTable,
     ControlChannelConfig control,
     IcmpEchoConfig icmpEcho,
-    IcmpTooBigConfig icmpTooBig)
+    IcmpTooBigConfig icmpTooBig,
+    TunnelEntropyConfig tunnelEntropy)
 {
     public static final int DEFAULT_MBUFS_PER_WORKER = 8191;
     public static final int MIN_MBUFS_PER_WORKER = 1023;
@@ -71,6 +73,55 @@ public record ForwarderConfig(
     public static final int MAX_MAX_BACKENDS = 1 << 20;
     /** The per-lcore cache a forwarder gives its mbuf pools (Forwarder.MBUF_CACHE), for pool sizes. */
     public static final int TRANSMIT_ONLY_POOL_CACHE = 256;
+
+    /**
+     * Creates the section with fixed outer headers (no tunnel entropy).
+     *
+     * @param ealArgs         DPDK EAL arguments.
+     * @param ports           the DPDK ports.
+     * @param workers         the workers.
+     * @param mbufsPerWorker  packet buffers in each worker's pool.
+     * @param idleStrategy    how a worker waits.
+     * @param countersDir     the shared-memory directory.
+     * @param ownMac          the source MAC, or null for auto.
+     * @param nextHopMac      the next hop's MAC.
+     * @param tunnelSourceV4  outer IPv4 source, or null.
+     * @param tunnelSourceV6  outer IPv6 source, or null.
+     * @param hashSeed        the flow hash seed.
+     * @param maglevTableSize Maglev table size.
+     * @param tunnelMtu       the tunnel MTU.
+     * @param maxVips         VIP capacity.
+     * @param maxBackends     backend capacity.
+     * @param connectionTable the connection table.
+     * @param control         the command channel.
+     * @param icmpEcho        ICMP echo handling.
+     * @param icmpTooBig      ICMP too-big handling.
+     */
+    public ForwarderConfig(
+        final List<String> ealArgs,
+        final List<PortConfig> ports,
+        final List<WorkerConfig> workers,
+        final int mbufsPerWorker,
+        final IdleStrategyKind idleStrategy,
+        final Path countersDir,
+        final MacAddress ownMac,
+        final MacAddress nextHopMac,
+        final Inet4Address tunnelSourceV4,
+        final Inet6Address tunnelSourceV6,
+        final long hashSeed,
+        final int maglevTableSize,
+        final int tunnelMtu,
+        final int maxVips,
+        final int maxBackends,
+        final ConnectionTableConfig connectionTable,
+        final ControlChannelConfig control,
+        final IcmpEchoConfig icmpEcho,
+        final IcmpTooBigConfig icmpTooBig)
+    {
+        this(ealArgs, ports, workers, mbufsPerWorker, idleStrategy, countersDir, ownMac, nextHopMac, tunnelSourceV4,
+            tunnelSourceV6, hashSeed, maglevTableSize, tunnelMtu, maxVips, maxBackends, connectionTable, control,
+            icmpEcho, icmpTooBig, TunnelEntropyConfig.NONE);
+    }
 
     /**
      * Copies the lists, so the record is immutable.

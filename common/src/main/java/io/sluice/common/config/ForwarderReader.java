@@ -23,7 +23,8 @@ final class ForwarderReader
     static final String[] KEYS = {
         "eal_args", "ports", "workers", "mbufs_per_worker", "idle_strategy", "counters_dir", "own_mac",
         "next_hop_mac", "tunnel_source_v4", "tunnel_source_v6", "hash_seed", "maglev_table_size", "tunnel_mtu",
-        "max_vips", "max_backends", "connection_table", "control", "icmp_echo", "icmp_too_big"};
+        "max_vips", "max_backends", "connection_table", "control", "icmp_echo", "icmp_too_big",
+        TunnelEntropyReader.KEY};
 
     /** What DPDK device names look like (net_pcap0, 0000:3b:00.0); RTE_ETH_NAME_MAX_LEN is 64 with the NUL. */
     private static final Pattern DEVICE_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,63}");
@@ -38,6 +39,7 @@ final class ForwarderReader
         final List<PortConfig> ports = readPorts(forwarder, EalArguments.parse(ealArgs));
         final List<WorkerConfig> workers = WorkersReader.read(forwarder, ports, cpus);
         checkKernelPorts(forwarder, ports, workers);
+        checkVlans(forwarder, ports, workers);
         final int mbufs = forwarder.optionalInt("mbufs_per_worker", ForwarderConfig.DEFAULT_MBUFS_PER_WORKER,
             ForwarderConfig.MIN_MBUFS_PER_WORKER, Integer.MAX_VALUE);
         checkMbufsCoverRings(forwarder, mbufs, ports, workers);
@@ -66,7 +68,7 @@ final class ForwarderReader
         final ForwarderConfig config = new ForwarderConfig(ealArgs, ports, workers, mbufs, idleStrategy, countersDir,
             ownMac, nextHopMac, tunnelSourceV4, tunnelSourceV6, hashSeed, maglevTableSize, tunnelMtu, maxVips,
             maxBackends, readConnectionTable(forwarder), readControl(forwarder), readIcmpEcho(forwarder),
-            readIcmpTooBig(forwarder));
+            readIcmpTooBig(forwarder), TunnelEntropyReader.read(forwarder, tunnelSourceV4, tunnelSourceV6));
         checkSharedFilesFit(forwarder, config);
         return config;
     }
@@ -122,7 +124,7 @@ final class ForwarderReader
     {
         final List<MapReader> entries =
             forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring", "kernel_port",
-                "next_hop_mac");
+                "next_hop_mac", "vlan");
         final List<PortConfig> ports = new ArrayList<>(entries.size());
         final Map<String, String> pathByName = new HashMap<>();
         for (final MapReader entry : entries)
@@ -147,7 +149,8 @@ final class ForwarderReader
             final String kernelPort = entry.has("kernel_port") ? entry.requiredString("kernel_port") : null;
             final MacAddress nextHopMac =
                 entry.has("next_hop_mac") ? ConfigValues.unicastMac(entry, "next_hop_mac") : null;
-            ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort, nextHopMac));
+            final int vlan = entry.optionalInt("vlan", 0, 1, PortConfig.MAX_VLAN);
+            ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort, nextHopMac, vlan));
         }
         return ports;
     }
@@ -191,7 +194,7 @@ final class ForwarderReader
         final List<WorkerConfig> workers) throws ConfigException
     {
         final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring",
-            "kernel_port", "next_hop_mac");
+            "kernel_port", "next_hop_mac", "vlan");
         final Map<String, String> servedBy = new HashMap<>();
         for (int i = 0; i < ports.size(); i++)
         {
@@ -233,6 +236,36 @@ final class ForwarderReader
                     throw entry.error("kernel_port", "\"" + kernel + "\" is a worker's rx_port or tx_port; a " +
                         "kernel port is served by the workers of " + port.name() + " only");
                 }
+            }
+        }
+    }
+
+    /**
+     * A port's VLAN tag is written into the frames the workers encapsulate and send on it; a kernel port's frames
+     * are the kernel's own, which it tags itself (a VLAN device on the tap).
+     */
+    private static void checkVlans(final MapReader forwarder, final List<PortConfig> ports,
+        final List<WorkerConfig> workers) throws ConfigException
+    {
+        final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring",
+            "kernel_port", "next_hop_mac", "vlan");
+        for (int i = 0; i < ports.size(); i++)
+        {
+            final PortConfig port = ports.get(i);
+            if (port.vlan() == 0)
+            {
+                continue;
+            }
+            final String name = port.name();
+            if (ports.stream().anyMatch(p -> name.equals(p.kernelPort())))
+            {
+                throw entries.get(i).error("vlan", name + " is a kernel port: the kernel tags its own frames (a VLAN " +
+                    "device on its side of the tap); set vlan on the data port");
+            }
+            if (workers.stream().noneMatch(w -> w.txPort().equals(name)))
+            {
+                throw entries.get(i).error("vlan", "no worker transmits on " + name + ", so its tag would never be " +
+                    "written: set vlan on the workers' tx_port");
             }
         }
     }

@@ -12,8 +12,11 @@ package io.sluice.common.config;
  *                   ports (ARP, BGP, SSH to the node); null when frames for no VIP are dropped (counted).
  * @param nextHopMac the MAC frames sent on this port go to ({@code next_hop_mac} of the port), or null for the
  *                   forwarder's {@code next_hop_mac}: on a two-armed node each arm has its own router.
+ * @param vlan       the 802.1Q VLAN id encapsulated frames sent on this port carry (an uplink that is a trunk),
+ *                   1..4094, or 0 for untagged frames.
  */
-public record PortConfig(String name, int mtu, int rxRing, int txRing, String kernelPort, MacAddress nextHopMac)
+public record PortConfig(String name, int mtu, int rxRing, int txRing, String kernelPort, MacAddress nextHopMac,
+    int vlan)
 {
     public static final int DEFAULT_MTU = 1500;
     public static final int MIN_MTU = 68;
@@ -25,6 +28,23 @@ public record PortConfig(String name, int mtu, int rxRing, int txRing, String ke
     public static final int STANDARD_FRAME_ROOM = 2048;
     /** What a frame adds to the MTU: Ethernet header, one 802.1Q tag, CRC. */
     public static final int FRAME_OVERHEAD = 14 + 4 + 4;
+    public static final int MAX_VLAN = 4094;
+
+    /**
+     * Creates an untagged port.
+     *
+     * @param name       the DPDK device name.
+     * @param mtu        the MTU.
+     * @param rxRing     descriptors per receive queue.
+     * @param txRing     descriptors per transmit queue.
+     * @param kernelPort the kernel port, or null.
+     * @param nextHopMac the port's next hop, or null for the forwarder's.
+     */
+    public PortConfig(final String name, final int mtu, final int rxRing, final int txRing, final String kernelPort,
+        final MacAddress nextHopMac)
+    {
+        this(name, mtu, rxRing, txRing, kernelPort, nextHopMac, 0);
+    }
 
     /**
      * Creates a port without a kernel path.
@@ -36,7 +56,7 @@ public record PortConfig(String name, int mtu, int rxRing, int txRing, String ke
      */
     public PortConfig(final String name, final int mtu, final int rxRing, final int txRing)
     {
-        this(name, mtu, rxRing, txRing, null, null);
+        this(name, mtu, rxRing, txRing, null, null, 0);
     }
 
     /**
@@ -50,7 +70,7 @@ public record PortConfig(String name, int mtu, int rxRing, int txRing, String ke
      */
     public PortConfig(final String name, final int mtu, final int rxRing, final int txRing, final String kernelPort)
     {
-        this(name, mtu, rxRing, txRing, kernelPort, null);
+        this(name, mtu, rxRing, txRing, kernelPort, null, 0);
     }
 
     /**

@@ -19,6 +19,10 @@ import java.nio.ByteOrder;
  * ECN copied from the inner packet (RFC 2983 uniform model, RFC 6040 normal mode), IPv4 DF set and identification
  * 0 (RFC 6864 allows it for atomic datagrams), IPv6 flow label from the flow hash (RFC 6438) so fabric ECMP keeps
  * a flow on one path.
+ * <p>
+ * The operator's {@link TunnelOptions} (802.1Q tag, RFC 2890 key, per-flow source from a prefix) are written by
+ * {@link GreOptionsEncapsulator}; without them the frame is the plain one below, from fixed words, at one branch's
+ * cost. {@link #outerHeaderLength} says how many bytes go in front of the inner packet either way.
  */
 public final class GreEncapsulator
 {
@@ -40,14 +44,28 @@ public final class GreEncapsulator
     // The IPv6 outer headers with every per-packet field zero (first word, payload length, destination, GRE
     // protocol), as little-endian words at v6WordOffset(i).
     private final long[] v6Words = new long[(IPV6_OVERHEAD + 7) / 8];
+    // null for the plain frame
+    private final GreOptionsEncapsulator withOptions;
 
     /**
-     * Creates an encapsulator for one node's addresses.
+     * Creates an encapsulator for one node's addresses, writing plain frames.
      *
      * @param config the pipeline config.
      */
     public GreEncapsulator(final PipelineConfig config)
     {
+        this(config, TunnelOptions.NONE);
+    }
+
+    /**
+     * Creates an encapsulator for one node's addresses and one worker's tunnel options.
+     *
+     * @param config  the pipeline config.
+     * @param options key, source prefixes and VLAN tag; {@link TunnelOptions#NONE} for the plain frame.
+     */
+    public GreEncapsulator(final PipelineConfig config, final TunnelOptions options)
+    {
+        withOptions = options.isPlain() ? null : new GreOptionsEncapsulator(config, options);
         final long ownMac = config.ownMac();
         final long nextHopMac = config.nextHopMac();
         hasSourceV4 = config.tunnelSourceV4() != null;
@@ -103,6 +121,35 @@ public final class GreEncapsulator
     }
 
     /**
+     * Returns how many bytes the encapsulation puts in front of the inner IP packet for a backend of one family:
+     * Ethernet, the 802.1Q tag if any, the outer IP header and GRE with its key if any.
+     *
+     * @param backendIpv6 whether the backend is reached over IPv6.
+     * @return bytes: 38 or 58 for the plain frame, 4 more for a tag, 4 more for a key.
+     */
+    public int outerHeaderLength(final boolean backendIpv6)
+    {
+        if (withOptions != null)
+        {
+            return withOptions.outerHeaderLength(backendIpv6);
+        }
+        return backendIpv6 ? IPV6_OVERHEAD : IPV4_OVERHEAD;
+    }
+
+    /**
+     * Returns the part of {@link #outerHeaderLength} that counts against {@code tunnel_mtu}: the outer IP header
+     * and GRE (with its key), not the Ethernet header or tag.
+     *
+     * @param backendIpv6 whether the backend is reached over IPv6.
+     * @return bytes: 24 or 44, 4 more with a key.
+     */
+    public int tunnelOverhead(final boolean backendIpv6)
+    {
+        final int ethernet = withOptions != null ? withOptions.ethernetLength() : EthernetHeader.LENGTH;
+        return outerHeaderLength(backendIpv6) - ethernet;
+    }
+
+    /**
      * Encapsulates the IP packet at {@code [innerOffset, innerOffset + innerLength)}.
      *
      * @param buffer         frame buffer with headroom before the packet; off-heap (written by address, see
@@ -129,6 +176,11 @@ public final class GreEncapsulator
         final long backendHigh,
         final long backendLow)
     {
+        if (withOptions != null)
+        {
+            return withOptions.encapsulate(buffer, innerOffset, innerLength, innerIpv6, tos, flowHash, backendIpv6,
+                backendHigh, backendLow);
+        }
         if (backendIpv6)
         {
             return encapsulateIpv6(buffer, innerOffset, innerLength, innerIpv6, tos, flowHash, backendHigh, backendLow);
@@ -191,19 +243,25 @@ public final class GreEncapsulator
 
     /**
      * Returns the largest inner packet the tunnel carries to a backend of a family: the tunnel MTU minus the outer
-     * IP and GRE headers (the next-hop MTU of the ICMP errors for packets that do not fit).
+     * IP and GRE headers, with the GRE key when there is one (the next-hop MTU of the ICMP errors for packets that do
+     * not fit).
      *
      * @param backendIpv6 whether the backend is reached over IPv6.
      * @return bytes.
      */
     public int innerMtu(final boolean backendIpv6)
     {
-        return tunnelMtu - (backendIpv6 ? Ipv6Header.LENGTH : Ipv4Header.MIN_LENGTH) - GreHeader.LENGTH;
+        return tunnelMtu - tunnelOverhead(backendIpv6);
     }
 
     // 0 when an outer header of this family can be written: a tunnel source, headroom from frame offset start, and an
     // outer IP packet within the tunnel MTU; else the failure for the first that is missing.
     private int checkFit(final boolean hasSource, final int start, final int outerIpLength)
+    {
+        return checkFit(hasSource, start, outerIpLength, tunnelMtu);
+    }
+
+    static int checkFit(final boolean hasSource, final int start, final int outerIpLength, final int tunnelMtu)
     {
         if (!hasSource)
         {
@@ -226,7 +284,7 @@ public final class GreEncapsulator
         return ((value & 0xFF) << 8) | (value >>> 8);
     }
 
-    private static int failure(final DropReason reason)
+    static int failure(final DropReason reason)
     {
         return -1 - reason.ordinal();
     }

@@ -107,11 +107,31 @@ public final class PacketPipeline
         final ConnectionTable connections,
         final PipelineCounters counters)
     {
+        this(config, TunnelOptions.NONE, snapshots, connections, counters);
+    }
+
+    /**
+     * Creates a pipeline for one worker whose encapsulated frames carry tunnel options (GRE key, per-flow outer
+     * source, the transmit port's VLAN tag).
+     *
+     * @param config      node settings.
+     * @param tunnel      this worker's tunnel options, or {@link TunnelOptions#NONE}.
+     * @param snapshots   where the control thread publishes forwarding state.
+     * @param connections this worker's connection table.
+     * @param counters    this worker's counters.
+     */
+    public PacketPipeline(
+        final PipelineConfig config,
+        final TunnelOptions tunnel,
+        final SnapshotPublisher snapshots,
+        final ConnectionTable connections,
+        final PipelineCounters counters)
+    {
         if (config.maxVips() > VIP_MASK + 1)
         {
             throw new IllegalArgumentException("maxVips must be <= " + (VIP_MASK + 1) + ", got " + config.maxVips());
         }
-        this.encapsulator = new GreEncapsulator(config);
+        this.encapsulator = new GreEncapsulator(config, tunnel);
         this.snapshots = snapshots;
         this.connections = connections;
         this.counters = counters;

@@ -71,6 +71,11 @@ final class PipelineTestbed
 
     PipelineTestbed(final PipelineConfig config)
     {
+        this(config, TunnelOptions.NONE);
+    }
+
+    PipelineTestbed(final PipelineConfig config, final TunnelOptions tunnel)
+    {
         this.config = config;
         state = new LoadBalancerState(config.maxVips(), config.maxBackends(), config.maglevTableSize(),
             config.hashSeed());
@@ -86,7 +91,7 @@ final class PipelineTestbed
         addVip(DNS_V6, "192.168.6.10");
         publisher = new SnapshotPublisher(state.snapshot());
         counters = new PipelineCounters(config.maxVips(), config.maxBackends());
-        pipeline = new PacketPipeline(config, publisher, new ConnectionTable(config.connectionTableCapacity(),
+        pipeline = new PacketPipeline(config, tunnel, publisher, new ConnectionTable(config.connectionTableCapacity(),
             config.tcpIdleTimeoutNs(), config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs()), counters);
         expected = new ExpectedCounters(config.maxVips(), config.maxBackends());
     }

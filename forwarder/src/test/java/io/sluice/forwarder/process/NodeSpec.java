@@ -4,6 +4,7 @@ import io.sluice.common.Vip;
 import io.sluice.common.config.PortConfig;
 import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.pipeline.PipelineConfig;
+import io.sluice.forwarder.pipeline.TunnelOptions;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -74,6 +75,7 @@ final class NodeSpec
     private int maxVips = 16;
     private int maxBackends = 64;
     private long connectionTableCapacity = 1 << 16;
+    private TunnelOptions tunnel = TunnelOptions.NONE;
 
     private NodeSpec(final String name, final Path countersDir)
     {
@@ -182,6 +184,20 @@ final class NodeSpec
         return this;
     }
 
+    /**
+     * Sets the tunnel entropy and, on every port, the VLAN tag (written as forwarder.tunnel_entropy and ports[].vlan).
+     */
+    NodeSpec tunnelOptions(final TunnelOptions options)
+    {
+        tunnel = options;
+        return this;
+    }
+
+    TunnelOptions tunnelOptions()
+    {
+        return tunnel;
+    }
+
     NodeSpec tunnelMtu(final int mtu)
     {
         tunnelMtu = mtu;
@@ -278,7 +294,8 @@ final class NodeSpec
         }
         yaml.append("]\n  ports:\n");
         ports.forEach(port -> yaml.append("    - name: ").append(port).append('\n')
-            .append(portMtu == 0 ? "" : "      mtu: " + portMtu + "\n"));
+            .append(portMtu == 0 ? "" : "      mtu: " + portMtu + "\n")
+            .append(tunnel.vlan() == 0 ? "" : "      vlan: " + tunnel.vlan() + "\n"));
         yaml.append("  workers:\n");
         for (final WorkerSpec worker : workers)
         {
@@ -310,6 +327,20 @@ final class NodeSpec
         if (mbufsPerWorker > 0)
         {
             yaml.append("  mbufs_per_worker: ").append(mbufsPerWorker).append('\n');
+        }
+        if (tunnel.greKey() || tunnel.sourcePrefixV4() != null || tunnel.sourcePrefixV6() != null)
+        {
+            yaml.append("  tunnel_entropy:\n    gre_key: ").append(tunnel.greKey()).append('\n');
+            if (tunnel.sourcePrefixV4() != null)
+            {
+                yaml.append("    source_prefix_v4: ").append(tunnel.sourcePrefixV4().getHostAddress()).append('/')
+                    .append(tunnel.sourcePrefixV4Length()).append('\n');
+            }
+            if (tunnel.sourcePrefixV6() != null)
+            {
+                yaml.append("    source_prefix_v6: \"").append(tunnel.sourcePrefixV6().getHostAddress()).append('/')
+                    .append(tunnel.sourcePrefixV6Length()).append("\"\n");
+            }
         }
         if (echoToKernel)
         {

@@ -10,6 +10,7 @@ import io.sluice.forwarder.pipeline.IcmpTooBigResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
+import io.sluice.forwarder.pipeline.TunnelOptions;
 import io.sluice.forwarder.pipeline.Verdict;
 import io.sluice.forwarder.testing.OffHeapFrames;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -52,10 +53,16 @@ final class ReferenceWorker
 
     ReferenceWorker(final PipelineConfig config, final SnapshotPublisher publisher, final boolean echoReplies)
     {
+        this(config, TunnelOptions.NONE, publisher, echoReplies);
+    }
+
+    ReferenceWorker(final PipelineConfig config, final TunnelOptions tunnel, final SnapshotPublisher publisher,
+        final boolean echoReplies)
+    {
         counters = new PipelineCounters(config.maxVips(), config.maxBackends());
         connections = new ConnectionTable(config.connectionTableCapacity(), config.tcpIdleTimeoutNs(),
             config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs());
-        pipeline = new PacketPipeline(config, publisher, connections, counters);
+        pipeline = new PacketPipeline(config, tunnel, publisher, connections, counters);
         if (echoReplies)
         {
             // The forwarder's defaults (icmp_echo: reply, 1000/s, burst 50); the reference's clock stands still, so
@@ -73,7 +80,7 @@ final class ReferenceWorker
      */
     static ReferenceWorker forNode(final NodeSpec spec)
     {
-        final ReferenceWorker worker = new ReferenceWorker(spec.pipelineConfig(),
+        final ReferenceWorker worker = new ReferenceWorker(spec.pipelineConfig(), spec.tunnelOptions(),
             new SnapshotPublisher(spec.newState().snapshot()), spec.echoReplies());
         worker.dataRoom = spec.frameRoom();
         return worker;

@@ -92,6 +92,73 @@ public final class TunnelFrames
         return frame.array();
     }
 
+    /**
+     * Returns the expected frame with the operator's tunnel options (RFC 2890 §2, IEEE 802.1Q): optionally an
+     * 802.1Q tag (TPID 0x8100, PCP 0, DEI 0) after the MACs, and optionally the GRE key (K bit, key after the first
+     * word). The outer family follows the source's length; IPv4 fields as {@link #greIpv4}, IPv6 as {@link #greIpv6}.
+     *
+     * @param destinationMac outer Ethernet destination (the next hop).
+     * @param sourceMac      outer Ethernet source (the forwarder).
+     * @param vlan           VLAN id, or 0 for no tag.
+     * @param source         outer source, 4 or 16 octets.
+     * @param destination    backend, as many octets.
+     * @param tos            DSCP and ECN of the inner packet.
+     * @param flowLabel      IPv6 flow label (ignored for IPv4).
+     * @param key            the GRE key, or null for none.
+     * @param inner          the inner IP packet.
+     * @return the frame.
+     */
+    public static byte[] greWithOptions(
+        final long destinationMac,
+        final long sourceMac,
+        final int vlan,
+        final byte[] source,
+        final byte[] destination,
+        final int tos,
+        final int flowLabel,
+        final Integer key,
+        final byte[] inner)
+    {
+        final byte[] plain = source.length == 4 ?
+            greIpv4(destinationMac, sourceMac, source, destination, tos, withKeyLength(inner, key)) :
+            greIpv6(destinationMac, sourceMac, source, destination, tos, flowLabel, withKeyLength(inner, key));
+        // Rebuild: the plain frame's headers (lengths and checksum already counting the key's 4 bytes), the GRE
+        // first word with K, the key, then the inner packet.
+        final int ip = PacketBuilder.ETHERNET_LENGTH;
+        final int gre = ip + (source.length == 4 ? 20 : 40);
+        final ByteBuffer frame = ByteBuffer.allocate(plain.length + (vlan != 0 ? PacketBuilder.VLAN_TAG_LENGTH : 0));
+        frame.put(plain, 0, 12);
+        if (vlan != 0)
+        {
+            frame.putShort((short)PacketBuilder.ETHERTYPE_VLAN).putShort((short)vlan);
+        }
+        frame.put(plain, 12, gre - 12);
+        final int protocolType = ((plain[gre + 2] & 0xFF) << 8) | (plain[gre + 3] & 0xFF);
+        if (key != null)
+        {
+            frame.putShort((short)0x2000).putShort((short)protocolType).putInt(key);
+        }
+        else
+        {
+            frame.putShort((short)0).putShort((short)protocolType);
+        }
+        frame.put(inner);
+        return frame.array();
+    }
+
+    // The inner packet padded by 4 bytes where a key goes, so the plain builders count the key in the lengths; the
+    // padding is dropped again when the frame is rebuilt.
+    private static byte[] withKeyLength(final byte[] inner, final Integer key)
+    {
+        if (key == null)
+        {
+            return inner;
+        }
+        final byte[] longer = new byte[inner.length + 4];
+        System.arraycopy(inner, 0, longer, 0, inner.length);
+        return longer;
+    }
+
     private static void putGre(final ByteBuffer frame, final byte[] inner)
     {
         final int version = (inner[0] & 0xF0) >>> 4;
