@@ -13,7 +13,8 @@
 # drill1..5 metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart node-freeze);
 # SLUICE_DEMO_PLOT=FILE.png keeps the metrics step's plot of the dashboard's series.
 # SLUICE_DEMO_BFD=0 runs the nodes and the router without BFD, SLUICE_DEMO_HOLD_TIME=N sets the nodes' BGP hold
-# time (default 9): the node-freeze drill then measures the hold-time fallback (its target becomes N + 1 s).
+# time (default 9): the node-freeze drill then measures the hold-time fallback (its target becomes N + 1 s);
+# SLUICE_DEMO_FREEZE_SIGNAL=KILL makes that drill kill lb1's processes instead of freezing them.
 set -euo pipefail
 
 usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
@@ -812,12 +813,13 @@ drill_node_freeze() {
     hold_start hold11 --connections 32
     route_watch_start freezewatch
     sleep 1
-    local t0 t_gone="" t_cont t_back i
+    local t0 t_gone="" t_cont t_back i runs signal=${SLUICE_DEMO_FREEZE_SIGNAL:-STOP}
+    runs=$(grep -c " running (" "$WORK/fwd-lb1.log" || true)
     FROZEN_PIDS=$(ip netns pids "$(ns_of lb1)" | tr '\n' ' ')
-    say "freezing lb1: SIGSTOP to pids $FROZEN_PIDS"
+    say "freezing lb1: SIG$signal to pids $FROZEN_PIDS"
     t0=$(now)
     # shellcheck disable=SC2086 # the pids are words
-    kill -STOP $FROZEN_PIDS
+    kill -"$signal" $FROZEN_PIDS
     # Polled every 20 ms (the route watcher's 100 ms is too coarse for a target under 1 s); bounded at 30 s.
     for ((i = 0; i < 1500; i++)); do
         if [[ $(lb1_next_hops) == 0 ]]; then
@@ -833,10 +835,22 @@ drill_node_freeze() {
     fi
     sleep 2 # connections moved to lb2 run there a while
     t_cont=$(now)
-    # shellcheck disable=SC2086
-    kill -CONT $FROZEN_PIDS
-    FROZEN_PIDS=""
-    say "lb1 thawed (SIGCONT) after $(since "$t0") s"
+    if [[ $signal == KILL ]]; then
+        # SLUICE_DEMO_FREEZE_SIGNAL=KILL measures a node whose processes die instead (their sockets close): the
+        # node is then started again as after a crash.
+        FROZEN_PIDS=""
+        stop fwd-lb1
+        stop ctl-lb1
+        start_forwarder lb1
+        wait_for 90 "forwarder lb1 to run again" forwarder_started_after lb1 "$runs"
+        start_controller lb1
+        say "lb1's processes killed; forwarder and controller started again after $(since "$t0") s"
+    else
+        # shellcheck disable=SC2086
+        kill -CONT $FROZEN_PIDS
+        FROZEN_PIDS=""
+        say "lb1 thawed (SIGCONT) after $(since "$t0") s"
+    fi
     wait_for 90 "lb1 back in the VIP's route after the thaw" route_has 2
     t_back=$(now)
     say "lb1 back in the route $(since "$t_cont") s after SIGCONT"
@@ -844,7 +858,7 @@ drill_node_freeze() {
     route_watch_stop freezewatch
     client_stop hold11
     report node-freeze --hold "$WORK/hold11.json" --routes "$WORK/freezewatch.txt" --bfd "$DEMO_BFD" \
-        --hold-time "$DEMO_HOLD_TIME" \
+        --hold-time "$DEMO_HOLD_TIME" --signal "$signal" \
         --withdrawn-s "$([[ -n $t_gone ]] && awk -v a="$t_gone" -v b="$t0" 'BEGIN { print a - b }' || echo -1)" \
         --back-s "$(awk -v a="$t_back" -v b="$t_cont" 'BEGIN { print a - b }')" --result "$RESULTS/25-node-freeze.json"
     check_result 25-node-freeze

@@ -774,11 +774,13 @@ def cmd_node_freeze(args):
     samples = route_samples(args.routes)
     bfd = args.bfd == "1"
     withdrawn = round(float(args.withdrawn_s), 3)
-    target = NODE_FREEZE_TARGET_S if bfd else float(args.hold_time) + NODE_FREEZE_TARGET_S
+    # A killed node's sockets close (the router hears it at once); a frozen one's stay open.
+    target = NODE_FREEZE_TARGET_S if bfd or args.signal == "KILL" else float(args.hold_time) + NODE_FREEZE_TARGET_S
     hops = [n for _, n in samples]
     result = {
         "node": "lb1",
         "bfd": bfd,
+        "signal": args.signal,
         "hold_time_s": int(args.hold_time),
         "node_freeze_withdraw_s": withdrawn,
         "target_s": target,
@@ -794,8 +796,9 @@ def cmd_node_freeze(args):
     result["ok"] = (0 <= withdrawn < target and hold["connections"] > 0 and hold["broken"] == 0 and
                     hold["changed_backend"] == 0 and result["min_route_next_hops"] >= 1 and
                     result["route_next_hops_at_end"] == len(FORWARDERS))
-    line("lb1 frozen: the router dropped it from the VIP's route after %s (target < %.1f s, %s); back %.1f s "
-         "after SIGCONT" % ("%.3f s" % withdrawn if withdrawn >= 0 else "never (30 s)", target,
+    line("lb1 %s: the router dropped it from the VIP's route after %s (target < %.1f s, %s); back %.1f s "
+         "after SIGCONT or restart" % ("frozen" if args.signal == "STOP" else "killed (SIG%s)" % args.signal,
+                                       "%.3f s" % withdrawn if withdrawn >= 0 else "never (30 s)", target,
                             "BFD 3 x 100 ms" if bfd else "BGP hold time %s s, no BFD" % args.hold_time,
                             result["route_back_after_thaw_s"]))
     line("router's route sampled %d times: never fewer than %d next hop(s)" % (len(samples),
@@ -998,7 +1001,7 @@ def main():
     add("forwarder-resync", "--hold", "--samples", "--log", "--state", "--drained", "--old-pid", "--new-pid",
         "--stats-dead", "--stats-new", "--left", "--back-s", "--result")
     add("backend-flap", "--backend", "--toggles", "--nodes", "--hold", "--result")
-    add("node-freeze", "--hold", "--routes", "--bfd", "--hold-time", "--withdrawn-s", "--back-s", "--result")
+    add("node-freeze", "--hold", "--routes", "--bfd", "--hold-time", "--signal", "--withdrawn-s", "--back-s", "--result")
     add("show", "--result")
     add("summary", "--results", "--elapsed", "--stopped-during", "--json-out")
     add("leftovers", "--summary")
