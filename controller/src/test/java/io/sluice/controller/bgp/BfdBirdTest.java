@@ -9,6 +9,7 @@ import io.sluice.common.config.VipRouteConfig;
 import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
+import io.sluice.testkit.FrrRouter;
 import io.sluice.testkit.NetNs;
 
 import org.junit.jupiter.api.Test;
@@ -19,19 +20,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The controller's BGP speaker with BFD on, against a real BIRD 2 router whose BGP sessions have {@code bfd on}
- * (root needed, as CI has): ExaBGP and the BFD speaker (BIRD's {@code protocol bfd}) in lb1's namespace, as
+ * The controller's BGP speaker with BFD on, against a real router whose BGP sessions are tied to BFD (BIRD 2 with
+ * {@code bfd on}, FRR 8 with {@code neighbor X bfd} and bfdd; root needed, as CI has): ExaBGP and the BFD speaker (BIRD's {@code protocol bfd}) in lb1's namespace, as
  * {@link ExaBgpRouteSpeaker} starts them. The BFD session comes Up; freezing both processes (SIGSTOP, a node
  * that cannot say goodbye) makes the router drop the node's route through BFD, before the 9 s hold time; SIGCONT
  * brings it back; closing the speaker stops BIRD and removes its files.
@@ -46,82 +51,112 @@ class BfdBirdTest
     Path directory;
 
     @Test
-    void routerDropsAFrozenNodeThroughBfdAndTakesItBackWhenItThaws() throws Exception
+    void birdRouterDropsAFrozenNodeThroughBfdAndTakesItBackWhenItThaws() throws Exception
     {
         try (NetNs net = NetNs.create("bfd"))
         {
             final TwoLbTopology topology = TwoLbTopology.build(net);
-            final String lb1 = topology.lb1().name();
-            final BgpConfig bgp = new BgpConfig(65001, 65000, IpLiterals.parseIpv4("10.10.1.2"),
-                IpLiterals.parse("10.10.1.2"), List.of(new BgpNeighborConfig(IpLiterals.parse("10.10.1.1"),
-                IpLiterals.parse("10.10.1.2"), 9, null, false, new BfdConfig(true, 100, 100, 3))),
-                VipRouteConfig.NO_MED, 0, new ExaBgpConfig(false, "ip netns exec " + lb1 + " exabgp"),
-                "ip netns exec " + lb1 + " bird");
-            final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
             try (BirdRouter bird = BirdRouter.start(topology.router(), directory.resolve("bird"), "10.10.1.1",
                 65000, TwoLbTopology.PEERS.subList(0, 1), true))
             {
-                final Path node = directory.resolve("lb1");
-                final ExaBgpRouteSpeaker speaker = call(loop, () -> ExaBgpRouteSpeaker.start(bgp, node, nowMs()));
-                loop.scheduleWithFixedDelay(() ->
+                freezeAndThaw(topology, address -> bird.bfdState(address).toLowerCase(Locale.ROOT),
+                    () -> bird.protocols().get("lb1").established(), () -> bird.birdc("show", "bfd", "sessions"));
+            }
+        }
+    }
+
+    @Test
+    void frrRouterDropsAFrozenNodeThroughBfdAndTakesItBackWhenItThaws() throws Exception
+    {
+        try (NetNs net = NetNs.create("bfdfrr"))
+        {
+            final TwoLbTopology topology = TwoLbTopology.build(net);
+            try (FrrRouter frr = FrrRouter.start(topology.router(), directory.resolve("frr"), "10.10.1.1", 65000,
+                TwoLbTopology.PEERS.subList(0, 1), true))
+            {
+                freezeAndThaw(topology, address -> frr.bfdState(address).toLowerCase(Locale.ROOT),
+                    () -> frr.established("10.10.1.2"), frr::logText);
+            }
+        }
+    }
+
+    /**
+     * Starts lb1's speaker with BFD, waits for the router's BFD session and route, freezes every process in lb1's
+     * namespace, checks the router drops the route through BFD, thaws, checks the route comes back, and closes the
+     * speaker, which must leave no process and no BIRD file behind.
+     */
+    private void freezeAndThaw(final TwoLbTopology topology, final Function<String, String> routerBfdState,
+        final BooleanSupplier routerBgpEstablished, final Supplier<String> routerDetails) throws Exception
+    {
+        final String lb1 = topology.lb1().name();
+        final BgpConfig bgp = new BgpConfig(65001, 65000, IpLiterals.parseIpv4("10.10.1.2"),
+            IpLiterals.parse("10.10.1.2"), List.of(new BgpNeighborConfig(IpLiterals.parse("10.10.1.1"),
+            IpLiterals.parse("10.10.1.2"), 9, null, false, new BfdConfig(true, 100, 100, 3))),
+            VipRouteConfig.NO_MED, 0, new ExaBgpConfig(false, "ip netns exec " + lb1 + " exabgp"),
+            "ip netns exec " + lb1 + " bird");
+        final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
+        final Path node = directory.resolve("lb1");
+        try
+        {
+            final ExaBgpRouteSpeaker speaker = call(loop, () -> ExaBgpRouteSpeaker.start(bgp, node, nowMs()));
+            loop.scheduleWithFixedDelay(() ->
+            {
+                speaker.poll(nowMs());
+                speaker.drainLog().forEach(line -> System.out.println("lb1 " + line));
+            }, 0, 10, TimeUnit.MILLISECONDS);
+            try
+            {
+                Eventually.await(WAIT, () -> routerBfdState.apply("10.10.1.2"), "up"::equals,
+                    "the router's BFD session with lb1 up");
+                call(loop, () ->
                 {
-                    speaker.poll(nowMs());
-                    speaker.drainLog().forEach(line -> System.out.println("lb1 " + line));
-                }, 0, 10, TimeUnit.MILLISECONDS);
+                    speaker.setAnnounced(Set.of(VIP));
+                    return null;
+                });
+                Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), ROUTE::equals,
+                    "the route via lb1");
+                final String state = call(loop, speaker::state);
+                assertTrue(state.contains("BFD speaker BIRD pid "), state);
+
+                final List<Long> pids = namespacePids(lb1);
+                assertFalse(pids.isEmpty(), "no process in " + lb1);
+                final long freezeNs = System.nanoTime();
+                signal("STOP", pids);
                 try
                 {
-                    Eventually.await(WAIT, () -> bird.bfdState("10.10.1.2"), "Up"::equals,
-                        "the router's BFD session with lb1 Up");
-                    call(loop, () ->
-                    {
-                        speaker.setAnnounced(Set.of(VIP));
-                        return null;
-                    });
-                    Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), ROUTE::equals,
-                        "the route via lb1");
-                    final String state = call(loop, speaker::state);
-                    assertTrue(state.contains("BFD speaker BIRD pid "), state);
-
-                    final List<Long> pids = namespacePids(lb1);
-                    assertFalse(pids.isEmpty(), "no process in " + lb1);
-                    final long freezeNs = System.nanoTime();
-                    signal("STOP", pids);
-                    try
-                    {
-                        Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), String::isEmpty,
-                            "the route dropped after the freeze");
-                        final long goneMs = (System.nanoTime() - freezeNs) / 1_000_000;
-                        System.out.printf("timings: lb1 frozen to route gone %d ms (BFD 3 x 100 ms, hold 9 s)%n",
-                            goneMs);
-                        assertEquals("Down", bird.bfdState("10.10.1.2"), bird.birdc("show", "bfd", "sessions"));
-                        assertFalse(bird.protocols().get("lb1").established(), "BGP still established");
-                    }
-                    finally
-                    {
-                        signal("CONT", pids);
-                    }
-                    Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), ROUTE::equals,
-                        "the route back via lb1 after the thaw");
-                    assertEquals("Up", bird.bfdState("10.10.1.2"));
+                    Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), String::isEmpty,
+                        "the route dropped after the freeze");
+                    final long goneMs = (System.nanoTime() - freezeNs) / 1_000_000;
+                    System.out.printf("timings: lb1 frozen to route gone %d ms (BFD 3 x 100 ms, hold 9 s)%n",
+                        goneMs);
+                    assertEquals("down", routerBfdState.apply("10.10.1.2"), routerDetails.get());
+                    assertFalse(routerBgpEstablished.getAsBoolean(), "BGP still established");
                 }
                 finally
                 {
-                    loop.shutdown();
-                    loop.awaitTermination(10, TimeUnit.SECONDS);
-                    speaker.close();
-                    speaker.drainLog().forEach(line -> System.out.println("lb1 " + line));
-                    System.out.println("---- lb1 bfd.log\n" + readOrNote(node.resolve("bfd.log")));
+                    signal("CONT", pids);
                 }
-                assertTrue(namespacePids(lb1).isEmpty(), "processes left in " + lb1 + ": " + namespacePids(lb1));
-                assertFalse(Files.exists(node.resolve("bfd.pid")), "bfd.pid left behind");
-                assertFalse(Files.exists(node.resolve("bfd.ctl")), "bfd.ctl left behind");
-                Eventually.await(WAIT, () -> bird.bfdState("10.10.1.2"), s -> !"Up".equals(s),
-                    "the router's BFD session down after the speaker stopped");
+                Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), ROUTE::equals,
+                    "the route back via lb1 after the thaw");
+                assertEquals("up", routerBfdState.apply("10.10.1.2"));
             }
             finally
             {
-                loop.shutdownNow();
+                loop.shutdown();
+                loop.awaitTermination(10, TimeUnit.SECONDS);
+                speaker.close();
+                speaker.drainLog().forEach(line -> System.out.println("lb1 " + line));
+                System.out.println("---- lb1 bfd.log\n" + readOrNote(node.resolve("bfd.log")));
             }
+            assertTrue(namespacePids(lb1).isEmpty(), "processes left in " + lb1 + ": " + namespacePids(lb1));
+            assertFalse(Files.exists(node.resolve("bfd.pid")), "bfd.pid left behind");
+            assertFalse(Files.exists(node.resolve("bfd.ctl")), "bfd.ctl left behind");
+            Eventually.await(WAIT, () -> routerBfdState.apply("10.10.1.2"), s -> !"up".equals(s),
+                "the router's BFD session down after the speaker stopped");
+        }
+        finally
+        {
+            loop.shutdownNow();
         }
     }
 
