@@ -68,7 +68,7 @@ class BfdBirdTest
     @Test
     void frrRouterDropsAFrozenNodeThroughBfdAndTakesItBackWhenItThaws() throws Exception
     {
-        try (NetNs net = NetNs.create("bfdfrr"))
+        try (NetNs net = NetNs.create("bfdf"))
         {
             final TwoLbTopology topology = TwoLbTopology.build(net);
             try (FrrRouter frr = FrrRouter.start(topology.router(), directory.resolve("frr"), "10.10.1.1", 65000,
