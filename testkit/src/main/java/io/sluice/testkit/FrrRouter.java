@@ -45,30 +45,11 @@ public final class FrrRouter implements AutoCloseable
         final Namespace namespace, final Path directory, final String routerId, final long localAs,
         final List<BirdRouter.Peer> peers)
     {
-        return start(namespace, directory, routerId, localAs, peers, false);
-    }
-
-    /**
-     * Starts a router as {@link #start(Namespace, Path, String, long, List)}; with BFD, also {@code bfdd}, and each
-     * BGP neighbor tied to a BFD session ({@code neighbor X bfd profile sluice}, 100 ms x 3).
-     *
-     * @param namespace the router's namespace.
-     * @param directory where the configuration, sockets, pid files and logs go.
-     * @param routerId  the router ID, an IPv4 literal.
-     * @param localAs   the router's AS number.
-     * @param peers     its BGP peers.
-     * @param bfd       whether the sessions use BFD.
-     * @return the running router.
-     */
-    public static FrrRouter start(
-        final Namespace namespace, final Path directory, final String routerId, final long localAs,
-        final List<BirdRouter.Peer> peers, final boolean bfd)
-    {
         final Path config = directory.resolve("frr.conf");
         try
         {
             Files.createDirectories(directory);
-            Files.writeString(config, config(routerId, localAs, peers, bfd));
+            Files.writeString(config, config(routerId, localAs, peers));
             Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
             Commands.run(List.of("chown", "-R", "frr:frr", directory.toString())).checked();
             // The test's temporary parent directories must let user frr through.
@@ -89,13 +70,6 @@ public final class FrrRouter implements AutoCloseable
             processes.add(namespace.start(directory.resolve("zebra.out"), daemon("zebra", directory, config)));
             Eventually.await(START_TIMEOUT, () -> Files.exists(directory.resolve("zserv.api")),
                 "zebra's zserv socket in " + directory);
-            if (bfd)
-            {
-                final List<String> bfdd = new ArrayList<>(List.of(daemon("bfdd", directory, config)));
-                bfdd.add("--bfdctl");
-                bfdd.add(directory.resolve("bfdd.sock").toString());
-                processes.add(namespace.start(directory.resolve("bfdd.out"), bfdd.toArray(new String[0])));
-            }
             final List<String> bgpd = new ArrayList<>(List.of(daemon("bgpd", directory, config)));
             bgpd.add("-p");
             bgpd.add("179");
@@ -132,26 +106,8 @@ public final class FrrRouter implements AutoCloseable
      */
     public static String config(final String routerId, final long localAs, final List<BirdRouter.Peer> peers)
     {
-        return config(routerId, localAs, peers, false);
-    }
-
-    /**
-     * Returns the configuration of {@link #config(String, long, List)}, with a BFD profile of 100 ms x 3 that every
-     * neighbor's session is tied to when asked.
-     *
-     * @param routerId the router ID.
-     * @param localAs  the router's AS number.
-     * @param peers    its BGP peers.
-     * @param bfd      whether the sessions use BFD.
-     * @return the configuration text.
-     */
-    public static String config(final String routerId, final long localAs, final List<BirdRouter.Peer> peers,
-        final boolean bfd)
-    {
         final StringBuilder text = new StringBuilder()
             .append("frr defaults traditional\nhostname router\n")
-            .append(bfd ? "bfd\n profile sluice\n  receive-interval 100\n  transmit-interval 100\n" +
-                "  detect-multiplier 3\n exit\nexit\n" : "")
             .append("router bgp ").append(localAs).append('\n')
             .append(" bgp router-id ").append(routerId).append('\n')
             .append(" no bgp ebgp-requires-policy\n")
@@ -161,10 +117,6 @@ public final class FrrRouter implements AutoCloseable
             text.append(" neighbor ").append(peer.address()).append(" remote-as ").append(peer.as()).append('\n')
                 .append(" neighbor ").append(peer.address()).append(" timers 3 9\n")
                 .append(" neighbor ").append(peer.address()).append(" timers connect 1\n");
-            if (bfd)
-            {
-                text.append(" neighbor ").append(peer.address()).append(" bfd profile sluice\n");
-            }
             if (peer.password() != null)
             {
                 text.append(" neighbor ").append(peer.address()).append(" password ").append(peer.password())
@@ -182,26 +134,6 @@ public final class FrrRouter implements AutoCloseable
             text.append(" exit-address-family\n");
         }
         return text.toString();
-    }
-
-    /**
-     * Returns the state of the router's BFD session to an address, from {@code show bfd peer A}.
-     *
-     * @param address the peer's address.
-     * @return e.g. {@code up}, {@code down}, {@code init}; empty when there is no such session.
-     */
-    public String bfdState(final String address)
-    {
-        final Commands.Result result = Commands.run(vtyshCommand("show bfd peer " + address));
-        for (final String line : result.stdout().split("\n"))
-        {
-            final String stripped = line.strip();
-            if (stripped.startsWith("Status: "))
-            {
-                return stripped.substring("Status: ".length()).strip();
-            }
-        }
-        return "";
     }
 
     /**
@@ -235,7 +167,7 @@ public final class FrrRouter implements AutoCloseable
     public String logText()
     {
         final StringBuilder text = new StringBuilder();
-        for (final String name : List.of("zebra.out", "bfdd.out", "bgpd.out"))
+        for (final String name : List.of("zebra.out", "bgpd.out"))
         {
             try
             {

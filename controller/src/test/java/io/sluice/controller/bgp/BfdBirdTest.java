@@ -9,7 +9,6 @@ import io.sluice.common.config.VipRouteConfig;
 import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
-import io.sluice.testkit.FrrRouter;
 import io.sluice.testkit.NetNs;
 
 import org.junit.jupiter.api.Test;
@@ -35,8 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The controller's BGP speaker with BFD on, against a real router whose BGP sessions are tied to BFD (BIRD 2 with
- * {@code bfd on}, FRR 8 with {@code neighbor X bfd} and bfdd; root needed, as CI has): ExaBGP and the BFD speaker (BIRD's {@code protocol bfd}) in lb1's namespace, as
+ * The controller's BGP speaker with BFD on, against a real BIRD 2 router whose BGP sessions are tied to BFD
+ * ({@code bfd on}; root needed, as CI has): ExaBGP and the BFD speaker (BIRD's {@code protocol bfd}) in lb1's namespace, as
  * {@link ExaBgpRouteSpeaker} starts them. The BFD session comes Up; freezing both processes (SIGSTOP, a node
  * that cannot say goodbye) makes the router drop the node's route through BFD, before the 9 s hold time; SIGCONT
  * brings it back; closing the speaker stops BIRD and removes its files.
@@ -61,21 +60,6 @@ class BfdBirdTest
             {
                 freezeAndThaw(topology, address -> bird.bfdState(address).toLowerCase(Locale.ROOT),
                     () -> bird.protocols().get("lb1").established(), () -> bird.birdc("show", "bfd", "sessions"));
-            }
-        }
-    }
-
-    @Test
-    void frrRouterDropsAFrozenNodeThroughBfdAndTakesItBackWhenItThaws() throws Exception
-    {
-        try (NetNs net = NetNs.create("bfdf"))
-        {
-            final TwoLbTopology topology = TwoLbTopology.build(net);
-            try (FrrRouter frr = FrrRouter.start(topology.router(), directory.resolve("frr"), "10.10.1.1", 65000,
-                TwoLbTopology.PEERS.subList(0, 1), true))
-            {
-                freezeAndThaw(topology, address -> frr.bfdState(address).toLowerCase(Locale.ROOT),
-                    () -> frr.established("10.10.1.2"), frr::logText);
             }
         }
     }
