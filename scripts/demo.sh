@@ -11,8 +11,12 @@
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
 # The topology is dual stack: the traffic step and drill 3 also run against the IPv6 VIP (GRE over IPv6, DSR).
 # SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic capture bad
-# drill1..5 metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart pmtu);
+# drill1..5 metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart pmtu
+# node-freeze);
 # SLUICE_DEMO_PLOT=FILE.png keeps the metrics step's plot of the dashboard's series.
+# SLUICE_DEMO_BFD=0 runs the nodes and the router without BFD, SLUICE_DEMO_HOLD_TIME=N sets the nodes' BGP hold
+# time (default 9): the node-freeze drill then measures the hold-time fallback (its target becomes N + 1 s);
+# SLUICE_DEMO_FREEZE_SIGNAL=KILL makes that drill kill lb1's processes instead of freezing them.
 set -euo pipefail
 
 usage() { sed -n 's/^# usage: //p' "${BASH_SOURCE[0]}"; }
@@ -91,6 +95,8 @@ cleanup() {
     local rc=$? name status
     trap - EXIT INT TERM
     set +e
+    # shellcheck disable=SC2086 # a node frozen by the node-freeze drill must run again to stop
+    [[ -n ${FROZEN_PIDS:-} ]] && kill -CONT $FROZEN_PIDS 2>/dev/null
     if [[ $PHASE != done ]]; then
         echo "demo: stopped during '$PHASE' (status $rc); logs in $WORK until the summary is printed" >&2
     fi
@@ -951,6 +957,73 @@ drill_rolling_restart() {
     check_result 08-rolling-restart
 }
 
+# --- node freeze (issue 15): a node that cannot say goodbye ------------------------------------------------------
+
+# lb1_next_hops: 1 while the router's route to the VIP has lb1 as a next hop, else 0.
+lb1_next_hops() { route_nexthops | grep -cx "$(lb_ip lb1)" || true; }
+
+# Drill 11: every process in lb1's namespace (forwarder, controller, ExaBGP and its relay, the BFD speaker) stopped
+# with SIGSTOP, as a hung kernel or a frozen VM would: no FIN, no withdraw. The router must drop lb1 from the ECMP
+# set by itself (BFD: 3 x 100 ms; without BFD the BGP hold time); connections it moves to lb2 keep their backend.
+# Then SIGCONT, and lb1 must come back into the route by itself.
+drill_node_freeze() {
+    PHASE="node freeze"
+    section "Drill 11: lb1 frozen (SIGSTOP of every process in its namespace) under 32 long-lived connections"
+    if skip_without_bgp 25-node-freeze "no BGP: nothing tells the router about a frozen node"; then return; fi
+    hold_start hold11 --connections 32
+    route_watch_start freezewatch
+    sleep 1
+    local t0 t_gone="" t_cont t_back i runs signal=${SLUICE_DEMO_FREEZE_SIGNAL:-STOP}
+    runs=$(grep -c " running (" "$WORK/fwd-lb1.log" || true)
+    FROZEN_PIDS=$(ip netns pids "$(ns_of lb1)" | tr '\n' ' ')
+    say "freezing lb1: SIG$signal to pids $FROZEN_PIDS"
+    t0=$(now)
+    # shellcheck disable=SC2086 # the pids are words
+    kill -"$signal" $FROZEN_PIDS
+    # Polled every 20 ms (the route watcher's 100 ms is too coarse for a target under 1 s); bounded at 30 s.
+    for ((i = 0; i < 1500; i++)); do
+        if [[ $(lb1_next_hops) == 0 ]]; then
+            t_gone=$(now)
+            break
+        fi
+        sleep 0.02
+    done
+    if [[ -n $t_gone ]]; then
+        say "the router dropped lb1 from the VIP's route $(since "$t0") s after the freeze"
+    else
+        say "the router still routes to lb1 30 s after the freeze"
+    fi
+    sleep 2 # connections moved to lb2 run there a while
+    t_cont=$(now)
+    if [[ $signal == KILL ]]; then
+        # SLUICE_DEMO_FREEZE_SIGNAL=KILL measures a node whose processes die instead (their sockets close): the
+        # node is then started again as after a crash.
+        FROZEN_PIDS=""
+        stop fwd-lb1
+        stop ctl-lb1
+        start_forwarder lb1
+        wait_for 90 "forwarder lb1 to run again" forwarder_started_after lb1 "$runs"
+        start_controller lb1
+        say "lb1's processes killed; forwarder and controller started again after $(since "$t0") s"
+    else
+        # shellcheck disable=SC2086
+        kill -CONT $FROZEN_PIDS
+        FROZEN_PIDS=""
+        say "lb1 thawed (SIGCONT) after $(since "$t0") s"
+    fi
+    wait_for 90 "lb1 back in the VIP's route after the thaw" route_has 2
+    t_back=$(now)
+    say "lb1 back in the route $(since "$t_cont") s after SIGCONT"
+    sleep 2
+    route_watch_stop freezewatch
+    client_stop hold11
+    report node-freeze --hold "$WORK/hold11.json" --routes "$WORK/freezewatch.txt" --bfd "$DEMO_BFD" \
+        --hold-time "$DEMO_HOLD_TIME" --signal "$signal" \
+        --withdrawn-s "$([[ -n $t_gone ]] && awk -v a="$t_gone" -v b="$t0" 'BEGIN { print a - b }' || echo -1)" \
+        --back-s "$(awk -v a="$t_back" -v b="$t_cont" 'BEGIN { print a - b }')" --result "$RESULTS/25-node-freeze.json"
+    check_result 25-node-freeze
+}
+
 # --- metrics: a real Prometheus scrapes both controllers (deploy/prometheus, deploy/grafana) ----------------------
 
 NS_PROM=sd-prom # Prometheus's namespace: a management link to each forwarder node, apart from the data links
@@ -1178,5 +1251,6 @@ step bird-restart drill_bird_restart
 step forwarder-resync drill_forwarder_resync
 step backend-flap drill_backend_flap
 step rolling-restart drill_rolling_restart
+step node-freeze drill_node_freeze
 step pause pause "${SLUICE_DEMO_PAUSE:-0}"
 finish

@@ -254,6 +254,16 @@ check "the upload completed" '.pmtu_upload_ok == true and .drills.pmtu.received_
 check "the forwarders answered its full-size segments with ICMP fragmentation needed" '.icmp_too_big_sent > 0'
 check "the client learnt the tunnel's MTU (1476)" '.drills.pmtu.client_path_mtu == 1476'
 
+echo "drill 11: lb1 frozen (SIGSTOP of its whole namespace), BFD to the router"
+value "node_freeze_withdraw_s / route back after SIGCONT (s)" '[.node_freeze_withdraw_s, .drills.node_freeze.route_back_after_thaw_s]'
+check "the drill ran with BFD" '.drills.node_freeze.bfd == true'
+check "the router dropped the frozen node within 1 s" '.node_freeze_withdraw_s >= 0 and .node_freeze_withdraw_s < 1'
+check "the other forwarder kept the VIP announced" '.drills.node_freeze.min_route_next_hops >= 1'
+check "lb1 came back into the route after the thaw" '.drills.node_freeze.route_next_hops_at_end == 2'
+check "no connection broken, none changed backend" \
+    '.drills.node_freeze.connections > 0 and .node_freeze_broken_connections == 0 and .drills.node_freeze.changed_backend == 0'
+check "drill outcome ok" '.drills.node_freeze.ok == true'
+
 echo "afterwards"
 check "the demo reports no leftovers" '.no_leftovers == true'
 if ip netns list | grep -q '^sd-' || compgen -G "/dev/shm/sluice-demo" >/dev/null ||

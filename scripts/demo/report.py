@@ -871,6 +871,51 @@ def cmd_backend_flap(args):
     write(result, args.result)
 
 
+# --- node freeze (issue 15) --------------------------------------------------------------------------------------
+
+# With BFD (3 x 100 ms) the router must drop a frozen node within this; without, within the hold time plus this.
+NODE_FREEZE_TARGET_S = 1.0
+
+
+def cmd_node_freeze(args):
+    hold = hold_summary(load(args.hold))
+    samples = route_samples(args.routes)
+    bfd = args.bfd == "1"
+    withdrawn = round(float(args.withdrawn_s), 3)
+    # A killed node's sockets close (the router hears it at once); a frozen one's stay open.
+    target = NODE_FREEZE_TARGET_S if bfd or args.signal == "KILL" else float(args.hold_time) + NODE_FREEZE_TARGET_S
+    hops = [n for _, n in samples]
+    result = {
+        "node": "lb1",
+        "bfd": bfd,
+        "signal": args.signal,
+        "hold_time_s": int(args.hold_time),
+        "node_freeze_withdraw_s": withdrawn,
+        "target_s": target,
+        "route_back_after_thaw_s": round(float(args.back_s), 2),
+        "route_samples": len(samples),
+        "min_route_next_hops": min(hops) if hops else 0,
+        "route_next_hops_at_end": hops[-1] if hops else 0,
+        "long_lived": hold,
+        "connections": hold["connections"],
+        "broken_connections": hold["broken"],
+        "changed_backend": hold["changed_backend"],
+    }
+    result["ok"] = (0 <= withdrawn < target and hold["connections"] > 0 and hold["broken"] == 0 and
+                    hold["changed_backend"] == 0 and result["min_route_next_hops"] >= 1 and
+                    result["route_next_hops_at_end"] == len(FORWARDERS))
+    line("lb1 %s: the router dropped it from the VIP's route after %s (target < %.1f s, %s); back %.1f s "
+         "after SIGCONT or restart" % ("frozen" if args.signal == "STOP" else "killed (SIG%s)" % args.signal,
+                                       "%.3f s" % withdrawn if withdrawn >= 0 else "never (30 s)", target,
+                            "BFD 3 x 100 ms" if bfd else "BGP hold time %s s, no BFD" % args.hold_time,
+                            result["route_back_after_thaw_s"]))
+    line("router's route sampled %d times: never fewer than %d next hop(s)" % (len(samples),
+                                                                               result["min_route_next_hops"]))
+    hold_line(hold)
+    verdict(result["ok"], "the frozen node left the ECMP set in time; its connections kept their backend on lb2")
+    write(result, args.result)
+
+
 def cmd_show(args):
     result = load(args.result)
     if result.get("skipped"):
@@ -890,6 +935,7 @@ DRILLS = [
     ("23-forwarder-resync", "forwarder_resync", "8. forwarder resync"),
     ("24-backend-flap", "backend_flap", "9. backend flapping"),
     ("08-rolling-restart", "rolling_restart", "10. rolling restart"),
+    ("25-node-freeze", "node_freeze", "11. node frozen"),
     ("08-metrics", "metrics", "metrics (Prometheus)"),
     ("08-capture", "capture", "live capture and ping"),
     ("09-pmtu", "pmtu", "path MTU upload"),
@@ -936,6 +982,8 @@ def cmd_summary(args):
     summary["prometheus_scrape_ok"] = bool(summary["drills"].get("metrics", {}).get("scrape_ok"))
     summary["pmtu_upload_ok"] = bool(summary["drills"].get("pmtu", {}).get("ok"))
     summary["icmp_too_big_sent"] = summary["drills"].get("pmtu", {}).get("icmp_too_big_sent", 0)
+    summary["node_freeze_withdraw_s"] = summary["drills"].get("node_freeze", {}).get("node_freeze_withdraw_s")
+    summary["node_freeze_broken_connections"] = summary["drills"].get("node_freeze", {}).get("broken_connections")
     summary["elapsed_s"] = round(float(args.elapsed), 1)
     if args.stopped_during != "done":
         summary["stopped_during"] = args.stopped_during
@@ -1025,6 +1073,10 @@ def brief(key, r):
         return "  %s restarted in turn; min next hops %d; %d connections, %d broken, %d changed backend" % (
             "+".join(r.get("restarted_nodes", [])) or "none", r.get("min_route_next_hops", 0),
             r.get("connections", 0), r.get("broken_connections", -1), r.get("changed_backend", -1))
+    if key == "node_freeze":
+        return "  dropped from the route after %.3f s (%s); %d connections, %d broken, %d changed backend" % (
+            r.get("node_freeze_withdraw_s", -1), "BFD" if r.get("bfd") else "hold time only",
+            r.get("connections", 0), r.get("broken_connections", -1), r.get("changed_backend", -1))
     if key == "bad_input":
         return "  %d bad frames sent, %d accounted for; %d requests after, %d failed" % (
             r.get("bad_frames_sent", 0), r.get("bad_frames_accounted", 0), r.get("requests_after", 0),
@@ -1095,6 +1147,7 @@ def main():
     add("forwarder-resync", "--hold", "--samples", "--log", "--state", "--drained", "--old-pid", "--new-pid",
         "--stats-dead", "--stats-new", "--left", "--back-s", "--result")
     add("backend-flap", "--backend", "--toggles", "--nodes", "--hold", "--samples", "--window", "--result")
+    add("node-freeze", "--hold", "--routes", "--bfd", "--hold-time", "--signal", "--withdrawn-s", "--back-s", "--result")
     add("show", "--result")
     add("summary", "--results", "--elapsed", "--stopped-during", "--json-out")
     add("leftovers", "--summary")

@@ -210,11 +210,32 @@ controller:
     local_address: $(lb_ip "$lb")
     # One session per family: the IPv6 neighbor carries web6 (docs/operations.md, dual stack).
     neighbors:
-      - $(router_lb_ip "$lb")
-      - {address: "$(router_lb_ip6 "$lb")", local_address: "$(lb_ip6 "$lb")"}
+      - $(demo_neighbor "$lb")
+      - $(demo_neighbor6 "$lb")
     exabgp: {external: false, command: exabgp}
 YAML
     } >"$file"
+}
+
+# BFD between each node and the router (issue 15): the node's controller runs BIRD's protocol bfd as a sidecar
+# and the router ties its BGP sessions to it (bfd on), so a frozen node leaves the ECMP set within 3 x 100 ms.
+# SLUICE_DEMO_BFD=0 runs without it (the router then waits for the BGP hold time, SLUICE_DEMO_HOLD_TIME, default
+# the router's 9 s), for measuring the fallback.
+DEMO_BFD=${SLUICE_DEMO_BFD:-1}
+DEMO_HOLD_TIME=${SLUICE_DEMO_HOLD_TIME:-9}
+
+# demo_neighbor LB: the router as LB's BGP neighbor, with the hold time and (unless SLUICE_DEMO_BFD=0) BFD.
+demo_neighbor() {
+    local bfd=""
+    if [[ $DEMO_BFD == 1 ]]; then bfd=", bfd: {min_rx: 100ms, min_tx: 100ms, multiplier: 3}"; fi
+    echo "{address: $(router_lb_ip "$1"), hold_time: ${DEMO_HOLD_TIME}s$bfd}"
+}
+
+# demo_neighbor6 LB: the router's IPv6 address as LB's second neighbor (one session per family), same timers.
+demo_neighbor6() {
+    local bfd=""
+    if [[ $DEMO_BFD == 1 ]]; then bfd=", bfd: {min_rx: 100ms, min_tx: 100ms, multiplier: 3}"; fi
+    echo "{address: \"$(router_lb_ip6 "$1")\", local_address: \"$(lb_ip6 "$1")\", hold_time: ${DEMO_HOLD_TIME}s$bfd}"
 }
 
 write_bird_config() {
@@ -227,7 +248,11 @@ write_bird_config() {
         echo "    local as $ROUTER_AS;"
         echo "    connect delay time 1; connect retry time 1; error wait time 1, 2;"
         echo "    hold time 9; keepalive time 3;"
+        if [[ $DEMO_BFD == 1 ]]; then echo "    bfd on;"; fi
         echo "}"
+        if [[ $DEMO_BFD == 1 ]]; then
+            echo "protocol bfd { interface \"*\" { min rx interval 100 ms; min tx interval 100 ms; multiplier 3; }; }"
+        fi
         for lb in "${LB_NAMES[@]}"; do
             echo "protocol bgp $lb from lbs { neighbor $(lb_ip "$lb") as $LB_AS; ipv4 { import all; export none; }; }"
         done

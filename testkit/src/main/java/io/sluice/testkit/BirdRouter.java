@@ -123,13 +123,33 @@ public final class BirdRouter implements BgpRouter
         final Namespace namespace, final Path directory, final String routerId, final long localAs,
         final List<Peer> peers)
     {
+        return start(namespace, directory, routerId, localAs, peers, false);
+    }
+
+    /**
+     * Starts a router as {@link #start(Namespace, Path, String, long, List)}, with its BGP sessions tied to BFD
+     * when asked ({@code bfd on} and a {@code protocol bfd} with 100 ms timers): a peer whose BFD session fails is
+     * dropped at once, not after the hold time.
+     *
+     * @param namespace the router's namespace.
+     * @param directory where the configuration, control socket, pid file and log go.
+     * @param routerId  the router ID, an IPv4 literal.
+     * @param localAs   the router's AS number.
+     * @param peers     its BGP peers.
+     * @param bfd       whether the sessions use BFD.
+     * @return the running router.
+     */
+    public static BirdRouter start(
+        final Namespace namespace, final Path directory, final String routerId, final long localAs,
+        final List<Peer> peers, final boolean bfd)
+    {
         final Path config = directory.resolve("bird.conf");
         final Path socket = directory.resolve("bird.ctl");
         final Path log = directory.resolve("bird.log");
         try
         {
             Files.createDirectories(directory);
-            Files.writeString(config, config(routerId, localAs, peers));
+            Files.writeString(config, config(routerId, localAs, peers, bfd));
         }
         catch (final IOException ex)
         {
@@ -159,6 +179,21 @@ public final class BirdRouter implements BgpRouter
      */
     public static String config(final String routerId, final long localAs, final List<Peer> peers)
     {
+        return config(routerId, localAs, peers, false);
+    }
+
+    /**
+     * Returns the configuration of {@link #config(String, long, List)}, with BFD on every session when asked.
+     *
+     * @param routerId the router ID, an IPv4 literal.
+     * @param localAs  the router's AS number.
+     * @param peers    its BGP peers.
+     * @param bfd      whether the sessions use BFD ({@code bfd on}, {@code protocol bfd}).
+     * @return the configuration text.
+     */
+    public static String config(final String routerId, final long localAs, final List<Peer> peers,
+        final boolean bfd)
+    {
         final StringBuilder text = new StringBuilder()
             .append("router id ").append(routerId).append(";\n")
             .append("log stderr all;\n")
@@ -170,7 +205,10 @@ public final class BirdRouter implements BgpRouter
             .append("    local as ").append(localAs).append(";\n")
             .append("    connect delay time 1; connect retry time 1; error wait time 1, 2;\n")
             .append("    hold time 9; keepalive time 3;\n")
-            .append("}\n");
+            .append(bfd ? "    bfd on;\n" : "")
+            .append("}\n")
+            .append(bfd ? "protocol bfd { interface \"*\" { min rx interval 100 ms; min tx interval 100 ms; " +
+                "multiplier 3; }; }\n" : "");
         for (final Peer peer : peers)
         {
             text.append("protocol bgp ").append(peer.name()).append(" from peers {\n")
@@ -193,6 +231,25 @@ public final class BirdRouter implements BgpRouter
     public Map<String, Protocol> protocols()
     {
         return parseProtocols(birdc("show", "protocols"));
+    }
+
+    /**
+     * Returns the state of the router's BFD session to an address, from {@code birdc show bfd sessions}.
+     *
+     * @param address the peer's address, as BIRD prints it.
+     * @return e.g. {@code Up}, {@code Down}, {@code Init}; empty when there is no such session.
+     */
+    public String bfdState(final String address)
+    {
+        for (final String line : birdc("show", "bfd", "sessions").split("\n"))
+        {
+            final String[] fields = line.strip().split("\\s+");
+            if (fields.length >= 3 && fields[0].equals(address))
+            {
+                return fields[2];
+            }
+        }
+        return "";
     }
 
     /**

@@ -15,16 +15,32 @@ import java.nio.file.Path;
  * @param md5PasswordFile   the file holding the TCP MD5 password (RFC 2385), or null for none.
  * @param gracefulRestart   whether the graceful restart capability (RFC 4724) is offered, with the hold time as
  *                          restart time.
+ * @param bfd               the BFD session to the neighbor, {@link BfdConfig#OFF} for none.
  */
 public record BgpNeighborConfig(
     InetAddress address, InetAddress localAddress, int holdTimeSeconds, Path md5PasswordFile,
-    boolean gracefulRestart)
+    boolean gracefulRestart, BfdConfig bfd)
 {
     /** ExaBGP's default hold time. */
     public static final int DEFAULT_HOLD_TIME_SECONDS = 180;
     /** RFC 4271 §4.2: a hold time is zero or at least three seconds; Sluice refuses zero (no failure detection). */
     public static final int MIN_HOLD_TIME_SECONDS = 3;
     public static final int MAX_HOLD_TIME_SECONDS = 65535;
+
+    /**
+     * Creates a session without BFD.
+     *
+     * @param address         the router's address.
+     * @param localAddress    the node's address.
+     * @param holdTimeSeconds the hold time.
+     * @param md5PasswordFile the TCP MD5 password file, or null.
+     * @param gracefulRestart whether graceful restart is offered.
+     */
+    public BgpNeighborConfig(final InetAddress address, final InetAddress localAddress, final int holdTimeSeconds,
+        final Path md5PasswordFile, final boolean gracefulRestart)
+    {
+        this(address, localAddress, holdTimeSeconds, md5PasswordFile, gracefulRestart, BfdConfig.OFF);
+    }
 
     /**
      * Creates a session with the defaults: hold time 180 s, no MD5, no graceful restart.
@@ -61,12 +77,13 @@ public record BgpNeighborConfig(
     /**
      * Describes the session's options on one line, for {@code sluice status} and the config check.
      *
-     * @return e.g. {@code ipv4 from 10.10.1.2, hold 9s keepalive 3s, md5 /etc/sluice/r1.md5, graceful restart}.
+     * @return e.g. {@code ipv4 from 10.10.1.2, hold 9s keepalive 3s, md5 /etc/sluice/r1.md5, graceful restart,
+     *         bfd rx 100ms tx 100ms x3}.
      */
     public String describe()
     {
         return (ipv6() ? "ipv6" : "ipv4") + " from " + IpLiterals.format(localAddress) + ", hold " + holdTimeSeconds +
             "s keepalive " + keepaliveSeconds() + "s" + (md5PasswordFile == null ? "" : ", md5 " + md5PasswordFile) +
-            (gracefulRestart ? ", graceful restart" : "");
+            (gracefulRestart ? ", graceful restart" : "") + (bfd.enabled() ? ", " + bfd.describe() : "");
     }
 }

@@ -17,15 +17,17 @@ import java.util.regex.Pattern;
 final class BgpReader
 {
     static final String[] KEYS = {"local_as", "peer_as", "router_id", "local_address", "neighbors", "med",
-        "as_path_prepend", "exabgp"};
+        "as_path_prepend", "exabgp", "bfd_speaker"};
     static final String[] NEIGHBOR_KEYS =
-        {"address", "local_address", "hold_time", "keepalive", "md5_password_file", "graceful_restart"};
+        {"address", "local_address", "hold_time", "keepalive", "md5_password_file", "graceful_restart", "bfd"};
+    static final String[] BFD_KEYS = {"enabled", "min_rx", "min_tx", "multiplier"};
     static final String[] VIP_KEYS = {"communities", "large_communities", "med"};
     static final long MAX_MED = 4294967295L;
 
     private static final Pattern COMMUNITY = Pattern.compile("(\\d{1,5}):(\\d{1,5})");
     private static final Pattern LARGE_COMMUNITY = Pattern.compile("(\\d{1,10}):(\\d{1,10}):(\\d{1,10})");
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long NANOS_PER_MILLI = 1_000_000L;
 
     private BgpReader()
     {
@@ -70,7 +72,73 @@ final class BgpReader
         final ExaBgpConfig exaBgpConfig = new ExaBgpConfig(exabgp.optionalBoolean("external", false),
             exabgp.optionalString("command", ExaBgpConfig.DEFAULT_COMMAND),
             exabgp.optionalDurationNanos("orphan_timeout", ExaBgpConfig.DEFAULT_ORPHAN_TIMEOUT_NS));
-        return new BgpConfig(localAs, peerAs, routerId, localAddress, sessions, med, prepend, exaBgpConfig);
+        checkBfdTimers(reader, sessions);
+        final MapReader bfdSpeaker = reader.optionalMap("bfd_speaker", "command");
+        final String bfdCommand = bfdSpeaker.optionalString("command", BgpConfig.DEFAULT_BFD_COMMAND);
+        if (bfdCommand.isBlank())
+        {
+            throw bfdSpeaker.error("command", "expected the command that starts BIRD, e.g. \"bird\", got nothing");
+        }
+        return new BgpConfig(localAs, peerAs, routerId, localAddress, sessions, med, prepend, exaBgpConfig,
+            bfdCommand);
+    }
+
+    /**
+     * BIRD 2.0's {@code protocol bfd} takes timers per interface, not per explicit neighbor: one set for all.
+     */
+    private static void checkBfdTimers(final MapReader reader, final List<BgpNeighborConfig> sessions)
+        throws ConfigException
+    {
+        BfdConfig first = null;
+        int firstIndex = -1;
+        for (int i = 0; i < sessions.size(); i++)
+        {
+            final BfdConfig bfd = sessions.get(i).bfd();
+            if (!bfd.enabled())
+            {
+                continue;
+            }
+            if (first == null)
+            {
+                first = bfd;
+                firstIndex = i;
+            }
+            else if (!first.sameTimers(bfd))
+            {
+                throw reader.error("neighbors[" + i + "].bfd", "BFD timers differ from neighbors[" + firstIndex +
+                    "].bfd (" + first.describe() + " vs " + bfd.describe() + "): the BFD speaker (BIRD 2.0) runs " +
+                    "one set of timers for all its sessions; give every neighbor the same min_rx, min_tx and " +
+                    "multiplier");
+            }
+        }
+    }
+
+    private static BfdConfig bfd(final MapReader neighbor) throws ConfigException
+    {
+        if (!neighbor.has("bfd"))
+        {
+            return BfdConfig.OFF;
+        }
+        final MapReader reader = MapReader.of(neighbor.file(), neighbor.pathOf("bfd"), neighbor.get("bfd"),
+            BFD_KEYS);
+        final boolean enabled = reader.optionalBoolean("enabled", true);
+        final int minRx = bfdInterval(reader, "min_rx");
+        final int minTx = bfdInterval(reader, "min_tx");
+        final int multiplier = reader.optionalInt("multiplier", BfdConfig.DEFAULT_MULTIPLIER, 1,
+            BfdConfig.MAX_MULTIPLIER);
+        return new BfdConfig(enabled, minRx, minTx, multiplier);
+    }
+
+    private static int bfdInterval(final MapReader reader, final String key) throws ConfigException
+    {
+        final long nanos = reader.optionalDurationNanos(key, BfdConfig.DEFAULT_INTERVAL_MS * NANOS_PER_MILLI);
+        if (nanos % NANOS_PER_MILLI != 0 || nanos / NANOS_PER_MILLI < BfdConfig.MIN_INTERVAL_MS ||
+            nanos / NANOS_PER_MILLI > BfdConfig.MAX_INTERVAL_MS)
+        {
+            throw reader.error(key, "expected whole milliseconds from " + BfdConfig.MIN_INTERVAL_MS + "ms to " +
+                BfdConfig.MAX_INTERVAL_MS + "ms, got " + Durations.format(nanos));
+        }
+        return (int)(nanos / NANOS_PER_MILLI);
     }
 
     /**
@@ -162,7 +230,7 @@ final class BgpReader
             Md5PasswordFile.read(reader.file(), reader.pathOf("md5_password_file"), md5);
         }
         final boolean gracefulRestart = reader.optionalBoolean("graceful_restart", false);
-        return new BgpNeighborConfig(address, localAddress, hold, md5, gracefulRestart);
+        return new BgpNeighborConfig(address, localAddress, hold, md5, gracefulRestart, bfd(reader));
     }
 
     private static InetAddress neighborAddress(final MapReader reader, final String key, final String text)

@@ -19,21 +19,24 @@ import java.util.Set;
 
 /**
  * The controller's BGP speaker: the ExaBGP sidecar process and the API socket its relay connects to, polled from the
- * controller's duty cycle.
+ * controller's duty cycle, and the BFD speaker ({@link BfdSidecar}) when a neighbor has BFD on.
  * <p>
  * {@link #close()} stops ExaBGP (its sessions close, so whatever is still announced is withdrawn);
- * {@link #detach()} instead leaves it running with its routes for the next controller to adopt (a restart).
+ * {@link #detach()} instead leaves it running with its routes for the next controller to adopt (a restart). Both
+ * treat the BFD speaker the same way.
  */
 public final class ExaBgpRouteSpeaker implements RouteSpeaker
 {
     private final ExaBgpApi api;
     private final ExaBgpSidecar sidecar;
+    private final BfdSidecar bfd;
     private boolean detached;
 
-    private ExaBgpRouteSpeaker(final ExaBgpApi api, final ExaBgpSidecar sidecar)
+    private ExaBgpRouteSpeaker(final ExaBgpApi api, final ExaBgpSidecar sidecar, final BfdSidecar bfd)
     {
         this.api = api;
         this.sidecar = sidecar;
+        this.bfd = bfd;
     }
 
     /**
@@ -55,12 +58,20 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
             .write(bgp, files.relayCommand(Duration.ofNanos(bgp.exabgp().orphanTimeoutNs())), files.socket(),
                 passwords(bgp));
         final ExaBgpApi api = ExaBgpApi.open(files.socket(), RouteAttributes.of(bgp, vips));
+        BfdSidecar bfd = null;
         try
         {
-            return new ExaBgpRouteSpeaker(api, ExaBgpSidecar.start(bgp.exabgp(), nodeDirectory, text, nowMs));
+            // BFD first: the router ties its BGP session to BFD, so the session is ready when ExaBGP connects.
+            bfd = bgp.bfdSessions().isEmpty() ? null :
+                BfdSidecar.start(bgp.bfdCommand(), nodeDirectory, BfdConfigWriter.write(bgp), nowMs);
+            return new ExaBgpRouteSpeaker(api, ExaBgpSidecar.start(bgp.exabgp(), nodeDirectory, text, nowMs), bfd);
         }
         catch (final IOException | RuntimeException ex)
         {
+            if (bfd != null)
+            {
+                bfd.stop();
+            }
             api.close();
             throw ex;
         }
@@ -112,7 +123,7 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
     @Override
     public int poll(final long nowMs)
     {
-        return api.poll(nowMs) + sidecar.poll(nowMs);
+        return api.poll(nowMs) + sidecar.poll(nowMs) + (bfd == null ? 0 : bfd.poll(nowMs));
     }
 
     @Override
@@ -125,7 +136,8 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
     public String state()
     {
         return sidecar.state() + ", relay " + (api.isConnected() ? "connected" : "not connected") +
-            (api.reconnects() > 0 ? " (" + api.reconnects() + " reconnects)" : "");
+            (api.reconnects() > 0 ? " (" + api.reconnects() + " reconnects)" : "") +
+            (bfd == null ? "" : ", " + bfd.state());
     }
 
     @Override
@@ -139,6 +151,10 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
     {
         final List<String> lines = new ArrayList<>(sidecar.drainLog());
         lines.addAll(api.drainLog());
+        if (bfd != null)
+        {
+            lines.addAll(bfd.drainLog());
+        }
         return lines;
     }
 
@@ -150,6 +166,10 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
     {
         detached = true;
         sidecar.detach();
+        if (bfd != null)
+        {
+            bfd.detach();
+        }
     }
 
     @Override
@@ -158,6 +178,10 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
         if (!detached)
         {
             sidecar.stop();
+            if (bfd != null)
+            {
+                bfd.stop();
+            }
         }
         CloseHelper.quietClose(api);
     }
