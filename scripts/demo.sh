@@ -11,7 +11,7 @@
 # Needs root. SLUICE_DEMO_KEEP=1 keeps the work directory (logs, configs, measurements) for inspection;
 # The topology is dual stack: the traffic step and drill 3 also run against the IPv6 VIP (GRE over IPv6, DSR).
 # SLUICE_DEMO_ONLY="traffic drill1 ..." runs only those steps after the set-up (steps: traffic capture bad
-# drill1..5 metrics exabgp-kill bird-restart forwarder-resync backend-flap rolling-restart pmtu
+# drill1..5 metrics exabgp-kill bird-restart forwarder-resync control-ring backend-flap rolling-restart pmtu
 # node-freeze);
 # SLUICE_DEMO_PLOT=FILE.png keeps the metrics step's plot of the dashboard's series.
 # SLUICE_DEMO_BFD=0 runs the nodes and the router without BFD, SLUICE_DEMO_HOLD_TIME=N sets the nodes' BGP hold
@@ -1024,6 +1024,75 @@ drill_node_freeze() {
     check_result 25-node-freeze
 }
 
+# ctl_action LB PATH?QUERY: an operator action (POST with the controller's token) on one node; prints the HTTP code.
+ctl_action() {
+    ip netns exec "$(ns_of "$1")" curl -s -o /dev/null -w '%{http_code}' --max-time 8 -X POST \
+        -H "Authorization: Bearer $(cat "$COUNTERS_DIR/$1/controller.token")" "http://127.0.0.1:9100/$2"
+}
+
+# control_metric LB NAME: one of the forwarder's counters from the controller's /metrics (0 when absent).
+control_metric() {
+    ip netns exec "$(ns_of "$1")" curl -sf --max-time 2 "http://127.0.0.1:9100/metrics" |
+        awk -v n="$2" '$1 == n { v = $2 } END { print v + 0 }'
+}
+
+# caught_up LB: the controller has no unconfirmed command and its forwarder is alive and synchronized.
+caught_up() {
+    status_json "$1" | jq -e '.forwarder | .unconfirmed_commands == 0 and .synchronized and .alive' >/dev/null
+}
+
+# Drill 12: a burst of operator commands (set-weight over the HTTP API) while lb1's forwarder is stopped (SIGSTOP,
+# 2 s: inside the demo's 3 s liveness time-out, and TCP rides it out). The controller queues them, waits 200 ms
+# for each answer, then retries once a second (logged) instead of spinning; after SIGCONT it catches up: every
+# command answered, none rejected, the forwarder's weight the controller's, 0 unconfirmed, the forwarder never
+# taken for dead. The ring itself does not fill here: the controller writes about one command per 200 ms time-out,
+# about 10 in the stall, far from the ring's capacity (the full ring is ChaosDrillsTest's drill).
+drill_control_ring() {
+    PHASE="control ring"
+    section "Drill 12: a burst of set-weight commands to lb1's controller while its forwarder is stopped for 2 s"
+    local pid i t0 stall log_from applied0 rejected0 be2ip want
+    be2ip=$(be_ip be2)
+    hold_start hold12 --connections 32
+    stats_json lb1 >"$WORK/drill12-before.json"
+    applied0=$(control_metric lb1 sluice_control_commands_applied_total)
+    rejected0=$(control_metric lb1 sluice_control_commands_rejected_total)
+    log_from=$(wc -l <"$WORK/ctl-lb1.log")
+    pid=${PIDS[fwd-lb1]}
+    : >"$WORK/drill12-requests.txt"
+    kill -STOP "$pid"
+    t0=$(now)
+    for ((i = 0; i < 100; i++)); do # every ~30 ms for 2 s, at most 100
+        awk -v e="$(elapsed "$t0")" 'BEGIN { exit !(e > 2.0) }' && break
+        echo "$i $(ctl_action lb1 "set-weight?vip=web&backend=be2&weight=$((i % 3 + 2))")" \
+            >>"$WORK/drill12-requests.txt" &
+        sleep 0.03
+    done
+    kill -CONT "$pid"
+    stall=$(elapsed "$t0")
+    say "lb1's forwarder stopped for $(printf '%.1f' "$stall") s; $i set-weight requests sent to its controller"
+    wait_jobs
+    wait_for 20 "lb1's controller to catch up (0 unconfirmed commands)" caught_up lb1
+    sleep 1 # the controller reads the forwarder's state every second
+    status_json lb1 >"$WORK/drill12-status.json"
+    ip netns exec "$(ns_of lb1)" "$SLUICE" control --dir "$COUNTERS_DIR" --node lb1 state --json \
+        >"$WORK/drill12-state.json" 2>>"$WORK/drill12-state.err" || echo '{}' >"$WORK/drill12-state.json"
+    stats_json lb1 >"$WORK/drill12-after.json"
+    echo "$(control_metric lb1 sluice_control_commands_applied_total) $applied0" >"$WORK/drill12-applied.txt"
+    echo "$(control_metric lb1 sluice_control_commands_rejected_total) $rejected0" >"$WORK/drill12-rejected.txt"
+    client_stop hold12
+    tail -n +"$((log_from + 1))" "$WORK/ctl-lb1.log" >"$WORK/drill12-ctl.log"
+    # Undo: be2 back to its configured weight.
+    want=$(jq -r '.vips[] | select(.name == "web") | .backends[] | select(.name == "be2") | .configured_weight' \
+        "$WORK/drill12-status.json")
+    ctl_action lb1 "set-weight?vip=web&backend=be2&weight=$want" >/dev/null
+    wait_for 10 "lb1 to show be2 back at weight $want" backend_is lb1 web be2 weight "$want"
+    report control-ring --hold "$WORK/hold12.json" --requests "$WORK/drill12-requests.txt" --log "$WORK/drill12-ctl.log" \
+        --status "$WORK/drill12-status.json" --state "$WORK/drill12-state.json" --backend "$be2ip" \
+        --applied "$WORK/drill12-applied.txt" --rejected "$WORK/drill12-rejected.txt" --stall-s "$stall" \
+        --before "$WORK/drill12-before.json" --after "$WORK/drill12-after.json" --result "$RESULTS/26-control-ring.json"
+    check_result 26-control-ring
+}
+
 # --- metrics: a real Prometheus scrapes both controllers (deploy/prometheus, deploy/grafana) ----------------------
 
 NS_PROM=sd-prom # Prometheus's namespace: a management link to each forwarder node, apart from the data links
@@ -1249,6 +1318,7 @@ step metrics phase_metrics
 step exabgp-kill drill_exabgp_kill
 step bird-restart drill_bird_restart
 step forwarder-resync drill_forwarder_resync
+step control-ring drill_control_ring
 step backend-flap drill_backend_flap
 step rolling-restart drill_rolling_restart
 step node-freeze drill_node_freeze

@@ -195,6 +195,19 @@ check "no connection broken, none changed backend" \
     '.drills.forwarder_resync.long_lived.connections > 0 and .drills.forwarder_resync.broken_connections == 0 and .drills.forwarder_resync.long_lived.changed_backend == 0'
 check "drill outcome ok" '.drills.forwarder_resync.ok == true'
 
+echo "drill 12: a burst of operator commands while a forwarder is stopped (SIGSTOP, 2 s)"
+value "requests, commands applied / rejected by the forwarder, state version before -> after, ring full logged" \
+    '.drills.control_ring | [.requests, .forwarder_commands_applied, .forwarder_commands_rejected, .state_version_before, .state_version_after, .ring_full_logged]'
+check "every set-weight request answered 200 and logged by the controller" \
+    '.drills.control_ring as $r | $r.requests > 0 and $r.answered_200 == $r.requests and $r.operator_commands_logged == $r.requests'
+check "the controller backed off (retry every 1000 ms logged) and never took the forwarder for dead" \
+    '.drills.control_ring.backoff_logged > 0 and .drills.control_ring.forwarder_taken_for_dead == 0'
+check "nothing lost: every command applied, none rejected, the forwarder's weight the controller's, 0 unconfirmed" \
+    '.drills.control_ring as $r | $r.forwarder_commands_applied >= $r.requests and $r.forwarder_commands_rejected == 0 and $r.converged == true and $r.unconfirmed_commands == 0'
+check "no connection broken, none changed backend" \
+    '.drills.control_ring.long_lived.connections > 0 and .drills.control_ring.broken_connections == 0 and .drills.control_ring.long_lived.changed_backend == 0'
+check "drill outcome ok" '.drills.control_ring.ok == true'
+
 echo "drill 9: backend flapping"
 value "per node: state versions, health changes sent, hold-downs" \
     '.drills.backend_flap.per_node | map_values([.state_versions, .health_changes_sent, .hold_downs])'

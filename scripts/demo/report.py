@@ -760,6 +760,76 @@ def cmd_forwarder_resync(args):
     write(result, args.result)
 
 
+def cmd_control_ring(args):
+    hold = hold_summary(load(args.hold))
+    codes = []
+    try:
+        with open(args.requests) as f:
+            codes = [text.split()[1] if len(text.split()) == 2 else "none" for text in f]
+    except OSError:
+        pass
+    lines = log_lines(args.log)
+    operator = [x for x in lines if "operator: VIP web backend be2: weight" in x]
+    backoff = [x for x in lines if "forwarder did not confirm" in x and "retrying every 1000 ms" in x]
+    ring_full = [x for x in lines if "command ring full" in x]
+    dead = [x for x in lines if "forwarder dead" in x or "resynchronizing the forwarder" in x]
+    status = load(args.status)
+    mine = [b for v in status.get("vips", []) if v.get("name") == "web" for b in v.get("backends", [])
+            if b.get("address") == args.backend]
+    state = load(args.state)
+    theirs = [b for v in state.get("vips", []) if v.get("name") == "web" for b in v.get("backends", [])
+              if b.get("address") == args.backend]
+
+    def delta(path):
+        try:
+            with open(path) as f:
+                after, before = (float(x) for x in f.read().split())
+            return int(after - before)
+        except (OSError, ValueError):
+            return -1
+
+    applied, rejected = delta(args.applied), delta(args.rejected)
+    controller_weight = mine[0].get("weight") if mine else None
+    result = {
+        "node": "lb1",
+        "stall_s": round(args.stall_s, 2),
+        "requests": len(codes),
+        "answered_200": codes.count("200"),
+        "operator_commands_logged": len(operator),
+        "backoff_logged": len(backoff),
+        "backoff_log": backoff[:1],
+        "ring_full_logged": len(ring_full),
+        "forwarder_taken_for_dead": len(dead),
+        "forwarder_commands_applied": applied,
+        "forwarder_commands_rejected": rejected,
+        "controller_weight": controller_weight,
+        "forwarder_weights": [b.get("weight") for b in theirs],
+        "state_version_before": (load(args.before).get("process") or {}).get("forwarding_state_version"),
+        "state_version_after": (load(args.after).get("process") or {}).get("forwarding_state_version"),
+        "unconfirmed_commands": (status.get("forwarder") or {}).get("unconfirmed_commands"),
+        "long_lived": hold,
+        "broken_connections": hold["broken"],
+    }
+    converged = (controller_weight is not None and len(theirs) == 1 and
+                 theirs[0].get("weight") == controller_weight and result["unconfirmed_commands"] == 0)
+    result["converged"] = converged
+    result["ok"] = (len(codes) > 0 and result["answered_200"] == len(codes) and len(operator) == len(codes) and
+                    len(backoff) > 0 and not dead and applied >= len(codes) and rejected == 0 and converged and
+                    hold["connections"] > 0 and hold["broken"] == 0 and hold["changed_backend"] == 0)
+    line("forwarder stopped %.1f s; %d set-weight requests, %d answered 200, %d logged by the controller" % (
+        result["stall_s"], len(codes), result["answered_200"], len(operator)))
+    line("controller backed off: %s; 'command ring full' logged %d time(s) (the ring did not fill); taken for "
+         "dead: %d" % (backoff[0] if backoff else "NO back-off logged", len(ring_full), len(dead)))
+    line("forwarder's commands applied +%d, rejected +%d; state version %s -> %s; be2 weight: controller %s, "
+         "forwarder %s; unconfirmed %s" % (applied, rejected, result["state_version_before"],
+                                           result["state_version_after"], controller_weight,
+                                           result["forwarder_weights"], result["unconfirmed_commands"]))
+    hold_line(hold)
+    verdict(result["ok"], "every command answered and applied, none rejected, the forwarder's weight the "
+            "controller's, no connection broken")
+    write(result, args.result)
+
+
 def flap_samples(path, window):
     """Per node, the drill's samples (ms, web VIP's Maglev fingerprint, be2 healthy, held_down, flaps, eligible)
     from flap_sample lines, within [flap start, end of the samples]."""
@@ -933,6 +1003,7 @@ DRILLS = [
     ("21-exabgp-kill", "exabgp_kill", "6. ExaBGP killed x3"),
     ("22-bird-restart", "bird_restart", "7. router BGP restart"),
     ("23-forwarder-resync", "forwarder_resync", "8. forwarder resync"),
+    ("26-control-ring", "control_ring", "12. command burst"),
     ("24-backend-flap", "backend_flap", "9. backend flapping"),
     ("08-rolling-restart", "rolling_restart", "10. rolling restart"),
     ("25-node-freeze", "node_freeze", "11. node frozen"),
@@ -1062,6 +1133,11 @@ def brief(key, r):
             "yes" if r.get("route_before_synchronized", 1) == 0 and r.get("synchronized_before_announce") else "NO",
             "yes" if r.get("drain_resent") else "NO", "yes" if r.get("counters_file_taken_over") else "NO",
             r.get("broken_connections", -1))
+    if key == "control_ring":
+        return "  %d commands in a %.1f s forwarder stop: %d applied, %d rejected, back-off logged %s; %d broken" % (
+            r.get("requests", 0), r.get("stall_s", 0), r.get("forwarder_commands_applied", -1),
+            r.get("forwarder_commands_rejected", -1), "yes" if r.get("backoff_logged") else "NO",
+            r.get("broken_connections", -1))
     if key == "backend_flap":
         return "  %d toggles; state versions / fingerprint changes / hold-downs %s; other backends: %d broken" % (
             r.get("toggles", 0), ", ".join("%s +%d/%d/%d" % (k, v.get("state_versions", -1),
@@ -1146,6 +1222,8 @@ def main():
     add("bird-restart", "--hold", "--routes", "--stopped-s", "--back-s", "--result")
     add("forwarder-resync", "--hold", "--samples", "--log", "--state", "--drained", "--old-pid", "--new-pid",
         "--stats-dead", "--stats-new", "--left", "--back-s", "--result")
+    add("control-ring", "--hold", "--requests", "--log", "--status", "--state", "--backend", "--applied",
+        "--rejected", "--stall-s", "--before", "--after", "--result")
     add("backend-flap", "--backend", "--toggles", "--nodes", "--hold", "--samples", "--window", "--result")
     add("node-freeze", "--hold", "--routes", "--bfd", "--hold-time", "--signal", "--withdrawn-s", "--back-s", "--result")
     add("show", "--result")
