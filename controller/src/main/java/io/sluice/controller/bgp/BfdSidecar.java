@@ -1,23 +1,19 @@
 package io.sluice.controller.bgp;
 
 import io.sluice.common.CreatedDirectories;
-import io.sluice.common.OwnerProcess;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The node's BFD speaker, BIRD 2 running only {@code protocol bfd} (see {@link BfdConfigWriter}), supervised as
- * {@link ExaBgpSidecar} supervises ExaBGP: started detached ({@code setsid}, input from {@code /dev/null}, output
- * appended to {@code bfd.log}), restarted with {@link RestartBackoff} when it dies, adopted through its pid file
+ * {@link ExaBgpSidecar} supervises ExaBGP (both through {@link SupervisedProcess}): started detached
+ * ({@code setsid}, input from {@code /dev/null}, output appended to {@code bfd.log}), restarted with {@link RestartBackoff} when it dies, adopted through its pid file
  * by the next controller when its configuration is unchanged (a controller restart keeps the BFD sessions up, as
  * it keeps the BGP sessions), stopped with SIGTERM then SIGKILL when the controller stops.
  *
@@ -28,23 +24,17 @@ public final class BfdSidecar
     /** How long BIRD gets after SIGTERM before SIGKILL; it exits at once. */
     public static final long STOP_GRACE_MS = 2_000;
 
-    private static final long NO_RESTART = Long.MIN_VALUE;
-    private static final int ADOPT_ATTEMPTS = 50;
-
-    private final String command;
     private final Path directory;
-    private final RestartBackoff backoff = new RestartBackoff();
     private final List<String> log = new ArrayList<>();
-    private Process started;
-    private ProcessHandle running;
-    private long startedMs;
-    private long restartAtMs = NO_RESTART;
-    private int restarts;
+    private final SupervisedProcess process;
 
     private BfdSidecar(final String command, final Path directory)
     {
-        this.command = command;
         this.directory = directory;
+        // A control socket left by a BIRD killed with SIGKILL makes the next one refuse to start.
+        process = new SupervisedProcess("BFD", "BIRD", directory, config(), pidFile(), logFile(), STOP_GRACE_MS, true,
+            command, List.of("-f", "-c", config().toString(), "-s", controlSocket().toString()),
+            builder -> Files.deleteIfExists(controlSocket()), log);
     }
 
     /**
@@ -115,24 +105,7 @@ public final class BfdSidecar
      */
     public int poll(final long nowMs)
     {
-        if (running != null && !isRunning())
-        {
-            final String status = started != null ? " with status " + started.exitValue() : "";
-            final long delayMs = backoff.onDeath(startedMs, nowMs);
-            log.add("BFD: BIRD (pid " + running.pid() + ") exited" + status + "; restarting it in " +
-                delayMs / 1000.0 + " s (log " + logFile() + ")");
-            started = null;
-            running = null;
-            restartAtMs = nowMs + delayMs;
-            return 1;
-        }
-        if (running == null && restartAtMs != NO_RESTART && nowMs - restartAtMs >= 0)
-        {
-            restarts++;
-            launch(nowMs);
-            return 1;
-        }
-        return 0;
+        return process.poll(nowMs);
     }
 
     /**
@@ -142,7 +115,7 @@ public final class BfdSidecar
      */
     public boolean isRunning()
     {
-        return started != null ? started.isAlive() : running != null && OwnerProcess.isRunning(running);
+        return process.isRunning();
     }
 
     /**
@@ -152,7 +125,7 @@ public final class BfdSidecar
      */
     public long pid()
     {
-        return running == null ? -1 : running.pid();
+        return process.pid();
     }
 
     /**
@@ -162,7 +135,7 @@ public final class BfdSidecar
      */
     public int restarts()
     {
-        return restarts;
+        return process.restarts();
     }
 
     /**
@@ -172,12 +145,12 @@ public final class BfdSidecar
      */
     public String state()
     {
-        if (running != null)
+        if (process.pid() != -1)
         {
-            return "BFD speaker BIRD pid " + running.pid() + " (birdc -s " + controlSocket() + " show bfd sessions)" +
-                (restarts > 0 ? ", " + restarts + " restarts" : "");
+            return "BFD speaker BIRD pid " + process.pid() + " (birdc -s " + controlSocket() + " show bfd sessions)" +
+                (process.restarts() > 0 ? ", " + process.restarts() + " restarts" : "");
         }
-        return restartAtMs == NO_RESTART ? "BFD speaker stopped" : "BFD speaker down, restart pending";
+        return process.restartPending() ? "BFD speaker down, restart pending" : "BFD speaker stopped";
     }
 
     /**
@@ -198,24 +171,14 @@ public final class BfdSidecar
      */
     public void stop()
     {
-        restartAtMs = NO_RESTART;
-        if (running == null)
-        {
-            return;
-        }
-        final ProcessHandle process = running;
-        started = null;
-        running = null;
-        ProcessControl.terminate(process, STOP_GRACE_MS);
-        log.add("BFD: BIRD (pid " + process.pid() + ") stopped");
+        process.stop();
         try
         {
-            Files.deleteIfExists(pidFile());
             Files.deleteIfExists(controlSocket());
         }
         catch (final IOException ex)
         {
-            log.add("BFD: cannot remove " + pidFile() + " or " + controlSocket() + ": " + ex);
+            log.add("BFD: cannot remove " + controlSocket() + ": " + ex);
         }
     }
 
@@ -224,13 +187,7 @@ public final class BfdSidecar
      */
     public void detach()
     {
-        restartAtMs = NO_RESTART;
-        if (running != null)
-        {
-            log.add("BFD: leaving BIRD (pid " + running.pid() + ") running");
-        }
-        started = null;
-        running = null;
+        process.detach();
     }
 
     private void begin(final String configText, final long nowMs) throws IOException
@@ -241,94 +198,6 @@ public final class BfdSidecar
         final Path temporary = config().resolveSibling("bfd.conf.tmp");
         Files.writeString(temporary, configText, StandardCharsets.UTF_8);
         Files.move(temporary, config(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        final Optional<ProcessHandle> adopted = livePidFileProcess();
-        if (adopted.isPresent() && !configChanged)
-        {
-            running = adopted.get();
-            startedMs = nowMs;
-            log.add("BFD: adopted the running BIRD (pid " + running.pid() + ")");
-            return;
-        }
-        if (adopted.isPresent())
-        {
-            log.add("BFD: configuration changed; restarting BIRD (pid " + adopted.get().pid() + ")");
-            ProcessControl.terminate(adopted.get(), STOP_GRACE_MS);
-        }
-        launch(nowMs);
-    }
-
-    private void launch(final long nowMs)
-    {
-        final List<String> line = commandLine();
-        restartAtMs = NO_RESTART;
-        try
-        {
-            // A control socket left by a BIRD killed with SIGKILL makes the next one refuse to start.
-            Files.deleteIfExists(controlSocket());
-            started = new ProcessBuilder(line)
-                .directory(directory.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
-                .redirectErrorStream(true)
-                .start();
-            running = started.toHandle();
-            startedMs = nowMs;
-            Files.writeString(pidFile(), running.pid() + "\n");
-            log.add("BFD: started BIRD (pid " + running.pid() + "): " + String.join(" ", line) + ", log " +
-                logFile());
-        }
-        catch (final IOException ex)
-        {
-            final long delayMs = backoff.onDeath(nowMs, nowMs);
-            log.add("BFD: cannot start BIRD (" + String.join(" ", line) + "): " + ex.getMessage() +
-                "; trying again in " + delayMs / 1000.0 + " s");
-            restartAtMs = nowMs + delayMs;
-        }
-    }
-
-    /**
-     * Returns {@code setsid} (when installed), the configured command, then BIRD's foreground, configuration and
-     * control socket options.
-     */
-    private List<String> commandLine()
-    {
-        final List<String> line = new ArrayList<>();
-        if (Files.isExecutable(Path.of("/usr/bin/setsid")))
-        {
-            line.add("/usr/bin/setsid");
-        }
-        line.addAll(Arrays.asList(command.strip().split("\\s+")));
-        line.addAll(List.of("-f", "-c", config().toString(), "-s", controlSocket().toString()));
-        return line;
-    }
-
-    private Optional<ProcessHandle> livePidFileProcess() throws IOException
-    {
-        if (!Files.exists(pidFile()))
-        {
-            return Optional.empty();
-        }
-        final String text = Files.readString(pidFile()).strip();
-        try
-        {
-            final Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(text));
-            final String configPath = config().toString();
-            // A reused pid runs something else: accept only a process whose command line names our configuration.
-            for (int attempt = 0; attempt < ADOPT_ATTEMPTS && process.isPresent() && OwnerProcess.isRunning(process.get());
-                attempt++)
-            {
-                if (process.get().info().commandLine().map(l -> l.contains(configPath)).orElse(false))
-                {
-                    return process;
-                }
-                ProcessControl.pause();
-            }
-        }
-        catch (final NumberFormatException ex)
-        {
-            log.add("BFD: ignoring unreadable pid file " + pidFile() + ": '" + text + "'");
-        }
-        Files.deleteIfExists(pidFile());
-        return Optional.empty();
+        process.adoptOrLaunch(configChanged, nowMs);
     }
 }

@@ -1,10 +1,8 @@
 package io.sluice.controller.bgp;
 
 import io.sluice.common.CreatedDirectories;
-import io.sluice.common.OwnerProcess;
 import io.sluice.common.config.ExaBgpConfig;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,10 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The ExaBGP process of a node: writes its configuration and the relay into the node directory, starts it detached
@@ -41,23 +37,18 @@ public final class ExaBgpSidecar implements AutoCloseable
      */
     public static final long STOP_GRACE_MS = 5_000;
 
-    private static final long NO_RESTART = Long.MIN_VALUE;
-    private static final int ADOPT_ATTEMPTS = 50;
-
     private final ExaBgpConfig config;
     private final ExaBgpFiles files;
-    private final RestartBackoff backoff = new RestartBackoff();
     private final List<String> log = new ArrayList<>();
-    private Process started;
-    private ProcessHandle running;
-    private long startedMs;
-    private long restartAtMs = NO_RESTART;
-    private int restarts;
+    private final SupervisedProcess process;
 
     private ExaBgpSidecar(final ExaBgpConfig config, final ExaBgpFiles files)
     {
         this.config = config;
         this.files = files;
+        process = new SupervisedProcess("BGP", "ExaBGP", files.directory(), files.config(), files.pid(), files.log(),
+            STOP_GRACE_MS, false, config.command(), List.of(files.config().toString()),
+            builder -> environment(builder.environment()), log);
     }
 
     /**
@@ -89,28 +80,7 @@ public final class ExaBgpSidecar implements AutoCloseable
      */
     public int poll(final long nowMs)
     {
-        if (config.external())
-        {
-            return 0;
-        }
-        if (running != null && !isRunning())
-        {
-            final String status = started != null ? " with status " + started.exitValue() : "";
-            final long delayMs = backoff.onDeath(startedMs, nowMs);
-            log.add("BGP: ExaBGP (pid " + running.pid() + ") exited" + status + "; restarting it in " +
-                delayMs / 1000.0 + " s");
-            started = null;
-            running = null;
-            restartAtMs = nowMs + delayMs;
-            return 1;
-        }
-        if (running == null && restartAtMs != NO_RESTART && nowMs - restartAtMs >= 0)
-        {
-            restarts++;
-            launch(nowMs);
-            return 1;
-        }
-        return 0;
+        return config.external() ? 0 : process.poll(nowMs);
     }
 
     /**
@@ -120,9 +90,7 @@ public final class ExaBgpSidecar implements AutoCloseable
      */
     public boolean isRunning()
     {
-        // A child's Process knows its exit status once it says it is dead; ask it rather than the bare handle.
-        // An adopted ExaBGP is not our child: once dead it may stay a zombie until its parent waits for it.
-        return started != null ? started.isAlive() : running != null && OwnerProcess.isRunning(running);
+        return process.isRunning();
     }
 
     /**
@@ -132,7 +100,7 @@ public final class ExaBgpSidecar implements AutoCloseable
      */
     public long pid()
     {
-        return running == null ? -1 : running.pid();
+        return process.pid();
     }
 
     /**
@@ -142,7 +110,7 @@ public final class ExaBgpSidecar implements AutoCloseable
      */
     public int restarts()
     {
-        return restarts;
+        return process.restarts();
     }
 
     /**
@@ -166,11 +134,11 @@ public final class ExaBgpSidecar implements AutoCloseable
         {
             return "ExaBGP external (config " + files.config() + ")";
         }
-        if (running != null)
+        if (process.pid() != -1)
         {
-            return "ExaBGP pid " + running.pid();
+            return "ExaBGP pid " + process.pid();
         }
-        return restartAtMs == NO_RESTART ? "ExaBGP stopped" : "ExaBGP down, restart pending";
+        return process.restartPending() ? "ExaBGP down, restart pending" : "ExaBGP stopped";
     }
 
     /**
@@ -191,23 +159,9 @@ public final class ExaBgpSidecar implements AutoCloseable
      */
     public void stop()
     {
-        restartAtMs = NO_RESTART;
-        if (config.external() || running == null)
+        if (!config.external())
         {
-            return;
-        }
-        final ProcessHandle process = running;
-        started = null;
-        running = null;
-        ProcessControl.terminate(process, STOP_GRACE_MS);
-        log.add("BGP: ExaBGP (pid " + process.pid() + ") stopped");
-        try
-        {
-            Files.deleteIfExists(files.pid());
-        }
-        catch (final IOException ex)
-        {
-            log.add("BGP: cannot remove " + files.pid() + ": " + ex);
+            process.stop();
         }
     }
 
@@ -216,13 +170,7 @@ public final class ExaBgpSidecar implements AutoCloseable
      */
     public void detach()
     {
-        restartAtMs = NO_RESTART;
-        if (running != null)
-        {
-            log.add("BGP: leaving ExaBGP (pid " + running.pid() + ") running");
-        }
-        started = null;
-        running = null;
+        process.detach();
     }
 
     /**
@@ -247,64 +195,7 @@ public final class ExaBgpSidecar implements AutoCloseable
             log.add("BGP: ExaBGP runs externally; its configuration is " + files.config());
             return;
         }
-        final Optional<ProcessHandle> adopted = livePidFileProcess();
-        if (adopted.isPresent() && !configChanged)
-        {
-            running = adopted.get();
-            startedMs = nowMs;
-            log.add("BGP: adopted the running ExaBGP (pid " + running.pid() + ")");
-            return;
-        }
-        if (adopted.isPresent())
-        {
-            log.add("BGP: configuration changed; restarting ExaBGP (pid " + adopted.get().pid() + ")");
-            ProcessControl.terminate(adopted.get(), STOP_GRACE_MS);
-        }
-        launch(nowMs);
-    }
-
-    private void launch(final long nowMs)
-    {
-        final List<String> command = command();
-        restartAtMs = NO_RESTART;
-        try
-        {
-            final ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(files.directory().toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(files.log().toFile()))
-                .redirectErrorStream(true);
-            environment(builder.environment());
-            started = builder.start();
-            running = started.toHandle();
-            startedMs = nowMs;
-            Files.writeString(files.pid(), running.pid() + "\n");
-            log.add("BGP: started ExaBGP (pid " + running.pid() + "): " + String.join(" ", command) +
-                ", log " + files.log());
-        }
-        catch (final IOException ex)
-        {
-            final long delayMs = backoff.onDeath(nowMs, nowMs);
-            log.add("BGP: cannot start ExaBGP (" + String.join(" ", command) + "): " + ex.getMessage() +
-                "; trying again in " + delayMs / 1000.0 + " s");
-            restartAtMs = nowMs + delayMs;
-        }
-    }
-
-    /**
-     * Returns the command line: {@code setsid} (when installed) so ExaBGP gets a session of its own and no
-     * terminal signal meant for the controller, then the configured command, then the configuration file.
-     */
-    private List<String> command()
-    {
-        final List<String> command = new ArrayList<>();
-        if (Files.isExecutable(Path.of("/usr/bin/setsid")))
-        {
-            command.add("/usr/bin/setsid");
-        }
-        command.addAll(Arrays.asList(config.command().strip().split("\\s+")));
-        command.add(files.config().toString());
-        return command;
+        process.adoptOrLaunch(configChanged, nowMs);
     }
 
     /**
@@ -333,38 +224,6 @@ public final class ExaBgpSidecar implements AutoCloseable
     {
         environment.remove(dottedName);
         environment.put(dottedName.replace('.', '_'), value);
-    }
-
-    private Optional<ProcessHandle> livePidFileProcess() throws IOException
-    {
-        if (!Files.exists(files.pid()))
-        {
-            return Optional.empty();
-        }
-        final String text = Files.readString(files.pid()).strip();
-        try
-        {
-            final Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(text));
-            final String configPath = files.config().toString();
-            // A reused pid runs something else: accept only a process whose command line names our configuration.
-            // An ExaBGP started a moment ago may still be between exec()s (setsid, ip netns exec, python), when its
-            // command line reads empty: look again for a moment before giving up on it.
-            for (int attempt = 0; attempt < ADOPT_ATTEMPTS && process.isPresent() && OwnerProcess.isRunning(process.get());
-                attempt++)
-            {
-                if (process.get().info().commandLine().map(line -> line.contains(configPath)).orElse(false))
-                {
-                    return process;
-                }
-                ProcessControl.pause();
-            }
-        }
-        catch (final NumberFormatException ex)
-        {
-            log.add("BGP: ignoring unreadable pid file " + files.pid() + ": '" + text + "'");
-        }
-        Files.deleteIfExists(files.pid());
-        return Optional.empty();
     }
 
     private static void writeAtomically(final Path path, final String text, final String permissions)
