@@ -18,8 +18,9 @@ import java.util.Optional;
 /**
  * A real FRR 8 router ({@code zebra} and {@code bgpd} from Debian's {@code frr}) in a network namespace, for tests:
  * a second router next to {@link BirdRouter}, so Sluice is not tuned to one router's behaviour. FRR refuses to run
- * its daemons as root outside its vty group, so both run as user {@code frr}, in the foreground, with their
- * configuration, pid files, zserv and vty sockets in a directory that user owns. {@link #stop()} ends both.
+ * its daemons as root outside its vty group, so they run as user {@code frr}, in the foreground, with their
+ * configuration, pid files, zserv and vty sockets in a directory that user owns; with BFD, {@code bfdd} runs
+ * between them the same way. {@link #stop()} ends them all.
  */
 public final class FrrRouter implements BgpRouter
 {
