@@ -18,8 +18,9 @@ import java.util.Optional;
 /**
  * A real FRR 8 router ({@code zebra} and {@code bgpd} from Debian's {@code frr}) in a network namespace, for tests:
  * a second router next to {@link BirdRouter}, so Sluice is not tuned to one router's behaviour. FRR refuses to run
- * its daemons as root outside its vty group, so both run as user {@code frr}, in the foreground, with their
- * configuration, pid files, zserv and vty sockets in a directory that user owns. {@link #stop()} ends both.
+ * its daemons as root outside its vty group, so they run as user {@code frr}, in the foreground, with their
+ * configuration, pid files, zserv and vty sockets in a directory that user owns; with BFD, {@code bfdd} runs
+ * between them the same way. {@link #stop()} ends them all.
  */
 public final class FrrRouter implements BgpRouter
 {
@@ -51,11 +52,32 @@ public final class FrrRouter implements BgpRouter
         final Namespace namespace, final Path directory, final String routerId, final long localAs,
         final List<BirdRouter.Peer> peers)
     {
+        return start(namespace, directory, routerId, localAs, peers, false);
+    }
+
+    /**
+     * Starts a router as {@link #start(Namespace, Path, String, long, List)}; with BFD, also {@code bfdd} (between
+     * zebra and bgpd, with its own pid file, vty socket and {@code --bfdctl} socket in the directory), and each BGP
+     * neighbor tied to a BFD session ({@code neighbor X bfd profile sluice}, 100 ms x 3), which bgpd registers with
+     * bfdd through zebra (single hop, from the session's local address on its interface).
+     *
+     * @param namespace the router's namespace.
+     * @param directory where the configuration, sockets, pid files and logs go.
+     * @param routerId  the router ID, an IPv4 literal.
+     * @param localAs   the router's AS number.
+     * @param peers     its BGP peers.
+     * @param bfd       whether the sessions use BFD.
+     * @return the running router.
+     */
+    public static FrrRouter start(
+        final Namespace namespace, final Path directory, final String routerId, final long localAs,
+        final List<BirdRouter.Peer> peers, final boolean bfd)
+    {
         final Path config = directory.resolve("frr.conf");
         try
         {
             Files.createDirectories(directory);
-            Files.writeString(config, config(routerId, localAs, peers));
+            Files.writeString(config, config(routerId, localAs, peers, bfd));
             Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
             Commands.run(List.of("chown", "-R", "frr:frr", directory.toString())).checked();
             // The test's temporary parent directories must let user frr through.
@@ -76,6 +98,13 @@ public final class FrrRouter implements BgpRouter
             processes.add(namespace.start(directory.resolve("zebra.out"), daemon("zebra", directory, config)));
             Eventually.await(START_TIMEOUT, () -> Files.exists(directory.resolve("zserv.api")),
                 "zebra's zserv socket in " + directory);
+            if (bfd)
+            {
+                final List<String> bfdd = new ArrayList<>(List.of(daemon("bfdd", directory, config)));
+                bfdd.add("--bfdctl");
+                bfdd.add(directory.resolve("bfdd.sock").toString());
+                processes.add(namespace.start(directory.resolve("bfdd.out"), bfdd.toArray(new String[0])));
+            }
             final List<String> bgpd = new ArrayList<>(List.of(daemon("bgpd", directory, config)));
             bgpd.add("-p");
             bgpd.add("179");
@@ -112,6 +141,25 @@ public final class FrrRouter implements BgpRouter
      */
     public static String config(final String routerId, final long localAs, final List<BirdRouter.Peer> peers)
     {
+        return config(routerId, localAs, peers, false);
+    }
+
+    /**
+     * Returns the configuration of {@link #config(String, long, List)}; with BFD, every neighbor's session tied to
+     * BFD profile {@code sluice} (receive and transmit interval 100 ms, detect multiplier 3). Every daemon reads the
+     * whole file and skips the other daemons' lines, so the {@code bfd} block comes last and has no {@code exit}
+     * lines: in bgpd, which does not know {@code bfd}, those exits would leave the configuration node and bgpd would
+     * then refuse every line after them, {@code router bgp} included.
+     *
+     * @param routerId the router ID.
+     * @param localAs  the router's AS number.
+     * @param peers    its BGP peers.
+     * @param bfd      whether the sessions use BFD.
+     * @return the configuration text.
+     */
+    public static String config(final String routerId, final long localAs, final List<BirdRouter.Peer> peers,
+        final boolean bfd)
+    {
         final StringBuilder text = new StringBuilder()
             .append("frr defaults traditional\nhostname router\n")
             .append("router bgp ").append(localAs).append('\n')
@@ -123,6 +171,10 @@ public final class FrrRouter implements BgpRouter
             text.append(" neighbor ").append(peer.address()).append(" remote-as ").append(peer.as()).append('\n')
                 .append(" neighbor ").append(peer.address()).append(" timers 3 9\n")
                 .append(" neighbor ").append(peer.address()).append(" timers connect 1\n");
+            if (bfd)
+            {
+                text.append(" neighbor ").append(peer.address()).append(" bfd profile sluice\n");
+            }
             if (peer.password() != null)
             {
                 text.append(" neighbor ").append(peer.address()).append(" password ").append(peer.password())
@@ -139,7 +191,46 @@ public final class FrrRouter implements BgpRouter
             }
             text.append(" exit-address-family\n");
         }
+        if (bfd)
+        {
+            text.append("!\nbfd\n profile sluice\n  receive-interval 100\n  transmit-interval 100\n")
+                .append("  detect-multiplier 3\n");
+        }
         return text.toString();
+    }
+
+    /**
+     * Returns the state of bfdd's session with a peer, from {@code show bfd peers json}.
+     *
+     * @param address the peer's address.
+     * @return e.g. {@code up}, {@code down}, {@code init}; empty when bfdd has no session with that peer.
+     */
+    public String bfdState(final String address)
+    {
+        return parseBfdState(vtysh("show bfd peers json"), address);
+    }
+
+    /**
+     * Parses {@code show bfd peers json}: a list of sessions, each with {@code peer} and {@code status}.
+     *
+     * @param json    the command's output.
+     * @param address the peer's address.
+     * @return that session's status, or empty when there is none.
+     */
+    static String parseBfdState(final String json, final String address)
+    {
+        final Object root = new Yaml(new SafeConstructor(new LoaderOptions())).load(json);
+        if (root instanceof List<?> sessions)
+        {
+            for (final Object item : sessions)
+            {
+                if (item instanceof Map<?, ?> session && address.equals(String.valueOf(session.get("peer"))))
+                {
+                    return String.valueOf(session.get("status"));
+                }
+            }
+        }
+        return "";
     }
 
     /**
@@ -237,7 +328,7 @@ public final class FrrRouter implements BgpRouter
     public String logText()
     {
         final StringBuilder text = new StringBuilder();
-        for (final String name : List.of("zebra.out", "bgpd.out"))
+        for (final String name : List.of("zebra.out", "bfdd.out", "bfdd.log", "bgpd.out"))
         {
             try
             {

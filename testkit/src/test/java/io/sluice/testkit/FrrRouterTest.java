@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FrrRouterTest
 {
@@ -83,5 +85,31 @@ class FrrRouterTest
             List.of())), FrrRouter.parsePath(json, "10.10.1.2"));
         assertEquals(Optional.empty(), FrrRouter.parsePath(json, "10.10.3.2"));
         assertEquals(Optional.empty(), FrrRouter.parsePath("{}\n", "10.10.1.2"), "no route to the prefix");
+    }
+
+    @Test
+    void tiesEachNeighborToTheBfdProfileAndPutsTheBfdBlockLastWithoutExits()
+    {
+        final String config = FrrRouter.config("10.10.1.1", 65000,
+            List.of(new BirdRouter.Peer("lb1", "10.10.1.2", 65001, null)), true);
+        assertTrue(config.contains(" neighbor 10.10.1.2 bfd profile sluice\n"), config);
+        final String block = config.substring(config.indexOf("\nbfd\n"));
+        assertEquals("\nbfd\n profile sluice\n  receive-interval 100\n  transmit-interval 100\n" +
+            "  detect-multiplier 3\n", block, "the bfd block is last, with no exit that would end bgpd's config");
+        assertTrue(config.indexOf("router bgp") < config.indexOf("\nbfd\n"), config);
+        assertFalse(FrrRouter.config("10.10.1.1", 65000, List.of(new BirdRouter.Peer("lb1", "10.10.1.2", 65001,
+            null)), false).contains("bfd"), "no BFD unless asked");
+    }
+
+    @Test
+    void parsesTheStatusOfEachSessionOfShowBfdPeersJson()
+    {
+        final String json = "[\n  {\n    \"multihop\":false,\n    \"peer\":\"10.10.1.2\",\n    \"vrf\":\"default\",\n" +
+            "    \"status\":\"up\",\n    \"receive-interval\":100\n  },\n" +
+            "  {\n    \"peer\":\"10.10.2.2\",\n    \"status\":\"down\"\n  }\n]\n";
+        assertEquals("up", FrrRouter.parseBfdState(json, "10.10.1.2"));
+        assertEquals("down", FrrRouter.parseBfdState(json, "10.10.2.2"));
+        assertEquals("", FrrRouter.parseBfdState(json, "10.10.3.2"));
+        assertEquals("", FrrRouter.parseBfdState("[\n]\n", "10.10.1.2"), "bfdd without sessions");
     }
 }

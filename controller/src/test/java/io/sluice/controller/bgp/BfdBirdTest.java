@@ -9,6 +9,7 @@ import io.sluice.common.config.VipRouteConfig;
 import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
+import io.sluice.testkit.FrrRouter;
 import io.sluice.testkit.NetNs;
 
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,9 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The controller's BGP speaker with BFD on, against a real BIRD 2 router whose BGP sessions are tied to BFD
- * ({@code bfd on}; root needed, as CI has): ExaBGP and the BFD speaker (BIRD's {@code protocol bfd}) in lb1's namespace, as
- * {@link ExaBgpRouteSpeaker} starts them. The BFD session comes Up; freezing both processes (SIGSTOP, a node
+ * The controller's BGP speaker with BFD on, against a real router whose BGP sessions are tied to BFD (BIRD 2 with
+ * {@code bfd on}, FRR 8 with bfdd and {@code neighbor X bfd profile sluice}; root needed, as CI has): ExaBGP and
+ * the BFD speaker (BIRD's {@code protocol bfd}) in lb1's namespace, as {@link ExaBgpRouteSpeaker} starts them. The BFD session comes Up; freezing both processes (SIGSTOP, a node
  * that cannot say goodbye) makes the router drop the node's route through BFD, before the 9 s hold time; SIGCONT
  * brings it back; closing the speaker stops BIRD and removes its files.
  */
@@ -44,7 +46,10 @@ class BfdBirdTest
 {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final InetAddress VIP = IpLiterals.parse("10.100.0.1");
-    private static final String ROUTE = "10.100.0.1 via 10.10.1.2 dev r1 proto bird metric 32";
+    /** The route via lb1 as BIRD installs it. */
+    private static final String BIRD_ROUTE = "10.100.0.1 via 10.10.1.2 dev r1 proto bird metric 32";
+    /** The route via lb1 as FRR's zebra installs it (through a kernel next-hop object, whose id varies). */
+    private static final String FRR_ROUTE = "10.100.0.1 nhid \\d+ via 10.10.1.2 dev r1 proto bgp metric 20";
 
     @TempDir
     Path directory;
@@ -58,8 +63,26 @@ class BfdBirdTest
             try (BirdRouter bird = BirdRouter.start(topology.router(), directory.resolve("bird"), "10.10.1.1",
                 65000, TwoLbTopology.PEERS.subList(0, 1), true))
             {
-                freezeAndThaw(topology, address -> bird.bfdState(address).toLowerCase(Locale.ROOT),
+                freezeAndThaw(topology, BIRD_ROUTE::equals,
+                    address -> bird.bfdState(address).toLowerCase(Locale.ROOT),
                     () -> bird.protocols().get("lb1").established(), () -> bird.birdc("show", "bfd", "sessions"));
+            }
+        }
+    }
+
+    @Test
+    void frrRouterDropsAFrozenNodeThroughBfdAndTakesItBackWhenItThaws() throws Exception
+    {
+        try (NetNs net = NetNs.create("bfdf"))
+        {
+            final TwoLbTopology topology = TwoLbTopology.build(net);
+            try (FrrRouter frr = FrrRouter.start(topology.router(), directory.resolve("frr"), "10.10.1.1", 65000,
+                TwoLbTopology.PEERS.subList(0, 1), true))
+            {
+                freezeAndThaw(topology, route -> route.matches(FRR_ROUTE),
+                    address -> frr.bfdState(address).toLowerCase(Locale.ROOT),
+                    () -> frr.established("10.10.1.2"),
+                    () -> frr.vtysh("show bfd peers") + frr.state() + frr.logText());
             }
         }
     }
@@ -69,7 +92,8 @@ class BfdBirdTest
      * namespace, checks the router drops the route through BFD, thaws, checks the route comes back, and closes the
      * speaker, which must leave no process and no BIRD file behind.
      */
-    private void freezeAndThaw(final TwoLbTopology topology, final Function<String, String> routerBfdState,
+    private void freezeAndThaw(final TwoLbTopology topology, final Predicate<String> viaLb1,
+        final Function<String, String> routerBfdState,
         final BooleanSupplier routerBgpEstablished, final Supplier<String> routerDetails) throws Exception
     {
         final String lb1 = topology.lb1().name();
@@ -97,7 +121,7 @@ class BfdBirdTest
                     speaker.setAnnounced(Set.of(VIP));
                     return null;
                 });
-                Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), ROUTE::equals,
+                Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), viaLb1,
                     "the route via lb1");
                 final String state = call(loop, speaker::state);
                 assertTrue(state.contains("BFD speaker BIRD pid "), state);
@@ -120,7 +144,7 @@ class BfdBirdTest
                 {
                     signal("CONT", pids);
                 }
-                Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), ROUTE::equals,
+                Eventually.await(WAIT, () -> topology.router().routes("10.100.0.1"), viaLb1,
                     "the route back via lb1 after the thaw");
                 assertEquals("up", routerBfdState.apply("10.10.1.2"));
             }
