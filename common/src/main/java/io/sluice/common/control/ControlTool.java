@@ -168,9 +168,14 @@ public final class ControlTool
     {
         final ControlClient client = new ControlClient(channel, BURST_SEND_TIMEOUT,
             new BackoffIdleStrategy(10, 20, 1_000, 1_000_000));
-        if (commandLine.startFile() != null && !awaitFile(commandLine, err))
+        if (commandLine.startFile() != null)
         {
-            return EXIT_TIMEOUT;
+            out.println("waiting for " + commandLine.startFile());
+            out.flush();
+            if (!awaitFile(commandLine, err))
+            {
+                return EXIT_TIMEOUT;
+            }
         }
         final List<Long> sent = new ArrayList<>();
         String full = null;

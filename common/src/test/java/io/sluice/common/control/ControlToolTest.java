@@ -88,8 +88,14 @@ class ControlToolTest
                     "--start-file", start.toString(), "--timeout", "10s"},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
                     StandardCharsets.UTF_8)));
+            final String waiting = "waiting for " + start + "\n";
+            final long ready = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!out.toString(StandardCharsets.UTF_8).equals(waiting) && System.nanoTime() < ready)
+            {
+                Thread.sleep(5);
+            }
             Thread.sleep(200);
-            assertEquals("", out.toString(StandardCharsets.UTF_8), "nothing written before the start file");
+            assertEquals(waiting, out.toString(StandardCharsets.UTF_8), "nothing written before the start file");
             Files.createFile(start);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!out.toString(StandardCharsets.UTF_8).contains("ring full") && System.nanoTime() < deadline)
@@ -97,9 +103,10 @@ class ControlToolTest
                 Thread.sleep(5);
             }
             final String written = out.toString(StandardCharsets.UTF_8);
-            assertTrue(written.matches("written [1-9][0-9]*; ring full \\(command ring full for 100 ms: .*\\)\n"),
+            assertTrue(written.startsWith(waiting), written);
+            assertTrue(written.substring(waiting.length()).matches("written [1-9][0-9]*; ring full \\(command ring full for 100 ms: .*\\)\n"),
                 written);
-            final int count = Integer.parseInt(written.split(" ")[1].replace(";", ""));
+            final int count = Integer.parseInt(written.substring(waiting.length()).split(" ")[1].replace(";", ""));
             try (ServerThread ignored = new ServerThread(server, forwarder))
             {
                 assertEquals(0, burst.get(20, TimeUnit.SECONDS), out + " / " + err);
