@@ -1045,12 +1045,14 @@ caught_up() {
 # 2 s: inside the demo's 3 s liveness time-out, and TCP rides it out). The controller queues them, waits 200 ms
 # for each answer, then retries once a second (logged) instead of spinning; after SIGCONT it catches up: every
 # command answered, none rejected, the forwarder's weight the controller's, 0 unconfirmed, the forwarder never
-# taken for dead. The ring itself does not fill here: the controller writes about one command per 200 ms time-out,
-# about 10 in the stall, far from the ring's capacity (the full ring is ChaosDrillsTest's drill).
+# taken for dead. The controller alone writes about one command per 200 ms time-out, far from the ring's capacity,
+# so `sluice control burst` (a second producer, its JVM started before the stop, released by a start file) fills
+# the ring with set-weight commands right after SIGSTOP: the controller's commands then find it full ("command
+# ring full" logged, retried every 1000 ms), and after SIGCONT every burst command is answered and accepted.
 drill_control_ring() {
     PHASE="control ring"
     section "Drill 12: a burst of set-weight commands to lb1's controller while its forwarder is stopped for 2 s"
-    local pid i t0 stall log_from applied0 rejected0 be2ip want
+    local pid i t0 stall log_from applied0 rejected0 be2ip want burst burst_rc
     be2ip=$(be_ip be2)
     hold_start hold12 --connections 32
     stats_json lb1 >"$WORK/drill12-before.json"
@@ -1059,8 +1061,15 @@ drill_control_ring() {
     log_from=$(wc -l <"$WORK/ctl-lb1.log")
     pid=${PIDS[fwd-lb1]}
     : >"$WORK/drill12-requests.txt"
+    rm -f "$WORK/drill12-burst.start"
+    ip netns exec "$(ns_of lb1)" "$SLUICE" control --dir "$COUNTERS_DIR" --node lb1 burst "$VIP" "$VIP_PORT" tcp \
+        "$be2ip" 2 --max 20000 --start-file "$WORK/drill12-burst.start" --timeout 30s \
+        >"$WORK/drill12-burst.txt" 2>&1 &
+    burst=$!
+    wait_for 30 "the burst tool to wait for its start file" grep -q '^waiting for' "$WORK/drill12-burst.txt"
     kill -STOP "$pid"
     t0=$(now)
+    touch "$WORK/drill12-burst.start"
     for ((i = 0; i < 100; i++)); do # every ~30 ms for 2 s, at most 100
         awk -v e="$(elapsed "$t0")" 'BEGIN { exit !(e > 2.0) }' && break
         echo "$i $(ctl_action lb1 "set-weight?vip=web&backend=be2&weight=$((i % 3 + 2))")" \
@@ -1070,6 +1079,10 @@ drill_control_ring() {
     kill -CONT "$pid"
     stall=$(elapsed "$t0")
     say "lb1's forwarder stopped for $(printf '%.1f' "$stall") s; $i set-weight requests sent to its controller"
+    burst_rc=0
+    wait "$burst" || burst_rc=$?
+    echo "exit $burst_rc" >>"$WORK/drill12-burst.txt"
+    say "burst: $(tr '\n' ' ' <"$WORK/drill12-burst.txt")"
     wait_jobs
     wait_for 20 "lb1's controller to catch up (0 unconfirmed commands)" caught_up lb1
     sleep 1 # the controller reads the forwarder's state every second
@@ -1089,6 +1102,7 @@ drill_control_ring() {
     report control-ring --hold "$WORK/hold12.json" --requests "$WORK/drill12-requests.txt" --log "$WORK/drill12-ctl.log" \
         --status "$WORK/drill12-status.json" --state "$WORK/drill12-state.json" --backend "$be2ip" \
         --applied "$WORK/drill12-applied.txt" --rejected "$WORK/drill12-rejected.txt" --stall-s "$stall" \
+        --burst "$WORK/drill12-burst.txt" \
         --before "$WORK/drill12-before.json" --after "$WORK/drill12-after.json" --result "$RESULTS/26-control-ring.json"
     check_result 26-control-ring
 }

@@ -195,7 +195,7 @@ check "no connection broken, none changed backend" \
     '.drills.forwarder_resync.long_lived.connections > 0 and .drills.forwarder_resync.broken_connections == 0 and .drills.forwarder_resync.long_lived.changed_backend == 0'
 check "drill outcome ok" '.drills.forwarder_resync.ok == true'
 
-echo "drill 12: a burst of operator commands while a forwarder is stopped (SIGSTOP, 2 s)"
+echo "drill 12: a burst of operator commands and a full command ring while a forwarder is stopped (SIGSTOP, 2 s)"
 value "requests, commands applied / rejected by the forwarder, state version before -> after, ring full logged" \
     '.drills.control_ring | [.requests, .forwarder_commands_applied, .forwarder_commands_rejected, .state_version_before, .state_version_after, .ring_full_logged]'
 check "every set-weight request answered 200 and logged by the controller" \
@@ -206,6 +206,12 @@ check "nothing lost: every command applied, none rejected, the forwarder's weigh
     '.drills.control_ring as $r | $r.forwarder_commands_applied >= $r.requests and $r.forwarder_commands_rejected == 0 and $r.converged == true and $r.unconfirmed_commands == 0'
 check "no connection broken, none changed backend" \
     '.drills.control_ring.long_lived.connections > 0 and .drills.control_ring.broken_connections == 0 and .drills.control_ring.long_lived.changed_backend == 0'
+value "burst (sluice control burst): written, ring full, accepted / rejected / unanswered, exit" \
+    '.drills.control_ring.burst | [.written, .ring_full, .accepted, .rejected, .unanswered, .exit]'
+check "the burst filled the ring and the controller found it full (back-off logged)" \
+    '.drills.control_ring as $r | $r.burst.written > 0 and $r.burst.ring_full == true and $r.ring_filled == true and $r.ring_full_logged > 0'
+check "every burst command answered and accepted, all applied by the forwarder" \
+    '.drills.control_ring as $r | $r.burst.exit == 0 and $r.burst.accepted == $r.burst.written and $r.burst.rejected == 0 and $r.burst.unanswered == 0 and $r.forwarder_commands_applied >= $r.requests + $r.burst.written'
 check "drill outcome ok" '.drills.control_ring.ok == true'
 
 echo "drill 9: backend flapping"

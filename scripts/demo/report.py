@@ -24,6 +24,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -760,6 +761,27 @@ def cmd_forwarder_resync(args):
     write(result, args.result)
 
 
+def burst_summary(path):
+    """The output of `sluice control burst` plus the "exit N" line the demo appends."""
+    text = ""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        pass
+    written = re.search(r"^written (\d+);", text, re.M)
+    answers = re.search(r"^accepted (\d+), rejected (\d+), unanswered (\d+)", text, re.M)
+    status = re.search(r"^exit (\d+)$", text, re.M)
+    return {
+        "written": int(written.group(1)) if written else 0,
+        "ring_full": bool(re.search(r"^written \d+; ring full", text, re.M)),
+        "accepted": int(answers.group(1)) if answers else 0,
+        "rejected": int(answers.group(2)) if answers else -1,
+        "unanswered": int(answers.group(3)) if answers else -1,
+        "exit": int(status.group(1)) if status else -1,
+    }
+
+
 def cmd_control_ring(args):
     hold = hold_summary(load(args.hold))
     codes = []
@@ -789,6 +811,7 @@ def cmd_control_ring(args):
             return -1
 
     applied, rejected = delta(args.applied), delta(args.rejected)
+    burst = burst_summary(args.burst)
     controller_weight = mine[0].get("weight") if mine else None
     result = {
         "node": "lb1",
@@ -807,6 +830,8 @@ def cmd_control_ring(args):
         "state_version_before": (load(args.before).get("process") or {}).get("forwarding_state_version"),
         "state_version_after": (load(args.after).get("process") or {}).get("forwarding_state_version"),
         "unconfirmed_commands": (status.get("forwarder") or {}).get("unconfirmed_commands"),
+        "burst": burst,
+        "ring_filled": burst["written"] > 0 and burst["ring_full"],
         "long_lived": hold,
         "broken_connections": hold["broken"],
     }
@@ -814,19 +839,24 @@ def cmd_control_ring(args):
                  theirs[0].get("weight") == controller_weight and result["unconfirmed_commands"] == 0)
     result["converged"] = converged
     result["ok"] = (len(codes) > 0 and result["answered_200"] == len(codes) and len(operator) == len(codes) and
-                    len(backoff) > 0 and not dead and applied >= len(codes) and rejected == 0 and converged and
-                    hold["connections"] > 0 and hold["broken"] == 0 and hold["changed_backend"] == 0)
+                    len(backoff) > 0 and not dead and applied >= len(codes) + burst["written"] and rejected == 0 and
+                    result["ring_filled"] and len(ring_full) > 0 and burst["exit"] == 0 and
+                    burst["accepted"] == burst["written"] and burst["rejected"] == 0 and
+                    burst["unanswered"] == 0 and converged and hold["connections"] > 0 and hold["broken"] == 0 and hold["changed_backend"] == 0)
     line("forwarder stopped %.1f s; %d set-weight requests, %d answered 200, %d logged by the controller" % (
         result["stall_s"], len(codes), result["answered_200"], len(operator)))
-    line("controller backed off: %s; 'command ring full' logged %d time(s) (the ring did not fill); taken for "
-         "dead: %d" % (backoff[0] if backoff else "NO back-off logged", len(ring_full), len(dead)))
+    line("burst (sluice control burst): %d set-weight written, ring %s; answers: %d accepted, %d rejected, "
+         "%d unanswered; exit %s" % (burst["written"], "FULL" if burst["ring_full"] else "NOT full",
+                                      burst["accepted"], burst["rejected"], burst["unanswered"], burst["exit"]))
+    line("controller backed off: %s; 'command ring full' logged %d time(s); taken for dead: %d" % (
+        backoff[0] if backoff else "NO back-off logged", len(ring_full), len(dead)))
     line("forwarder's commands applied +%d, rejected +%d; state version %s -> %s; be2 weight: controller %s, "
          "forwarder %s; unconfirmed %s" % (applied, rejected, result["state_version_before"],
                                            result["state_version_after"], controller_weight,
                                            result["forwarder_weights"], result["unconfirmed_commands"]))
     hold_line(hold)
-    verdict(result["ok"], "every command answered and applied, none rejected, the forwarder's weight the "
-            "controller's, no connection broken")
+    verdict(result["ok"], "the ring filled and the controller found it full, every command answered and applied, "
+            "none rejected, the forwarder's weight the controller's, no connection broken")
     write(result, args.result)
 
 
@@ -1134,10 +1164,12 @@ def brief(key, r):
             "yes" if r.get("drain_resent") else "NO", "yes" if r.get("counters_file_taken_over") else "NO",
             r.get("broken_connections", -1))
     if key == "control_ring":
-        return "  %d commands in a %.1f s forwarder stop: %d applied, %d rejected, back-off logged %s; %d broken" % (
-            r.get("requests", 0), r.get("stall_s", 0), r.get("forwarder_commands_applied", -1),
-            r.get("forwarder_commands_rejected", -1), "yes" if r.get("backoff_logged") else "NO",
-            r.get("broken_connections", -1))
+        return ("  %d commands + a burst of %d (ring %s) in a %.1f s forwarder stop: %d applied, %d rejected, "
+                "ring full logged %d, back-off logged %s; %d broken") % (
+            r.get("requests", 0), (r.get("burst") or {}).get("written", 0),
+            "filled" if r.get("ring_filled") else "NOT filled", r.get("stall_s", 0),
+            r.get("forwarder_commands_applied", -1), r.get("forwarder_commands_rejected", -1),
+            r.get("ring_full_logged", 0), "yes" if r.get("backoff_logged") else "NO", r.get("broken_connections", -1))
     if key == "backend_flap":
         return "  %d toggles; state versions / fingerprint changes / hold-downs %s; other backends: %d broken" % (
             r.get("toggles", 0), ", ".join("%s +%d/%d/%d" % (k, v.get("state_versions", -1),
@@ -1223,7 +1255,7 @@ def main():
     add("forwarder-resync", "--hold", "--samples", "--log", "--state", "--drained", "--old-pid", "--new-pid",
         "--stats-dead", "--stats-new", "--left", "--back-s", "--result")
     add("control-ring", "--hold", "--requests", "--log", "--status", "--state", "--backend", "--applied",
-        "--rejected", "--stall-s", "--before", "--after", "--result")
+        "--rejected", "--stall-s", "--before", "--after", "--burst", "--result")
     add("backend-flap", "--backend", "--toggles", "--nodes", "--hold", "--samples", "--window", "--result")
     add("node-freeze", "--hold", "--routes", "--bfd", "--hold-time", "--signal", "--withdrawn-s", "--back-s", "--result")
     add("show", "--result")

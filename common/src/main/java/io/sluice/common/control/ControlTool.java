@@ -1,6 +1,12 @@
 package io.sluice.common.control;
 
+import org.agrona.concurrent.BackoffIdleStrategy;
+
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Sends one command to a running forwarder over its control channel and prints the answer: the operator's
@@ -19,6 +25,11 @@ public final class ControlTool
     public static final int EXIT_TIMEOUT = 3;
     public static final int EXIT_NO_FORWARDER = 4;
 
+    /** How long {@code burst} tries to write one command before taking the ring for full. */
+    static final Duration BURST_SEND_TIMEOUT = Duration.ofMillis(100);
+    /** How long {@code burst --start-file} waits for the file. */
+    static final Duration START_FILE_WAIT = Duration.ofSeconds(60);
+
     static final String USAGE = "usage: control (--file PATH | --node NAME [--dir DIR]) [--timeout DURATION] " +
         "COMMAND ARGS...";
 
@@ -32,6 +43,13 @@ public final class ControlTool
         "  set-health ADDR PORT tcp|udp BACKEND up|down\n" +
         "  drain ADDR PORT tcp|udp BACKEND          weight 0: no new flows, established flows stay\n" +
         "  state [--json]                           the forwarder's VIPs and backends\n" +
+        "  burst ADDR PORT tcp|udp BACKEND W [--max M] [--start-file F]\n" +
+        "                                           set-weight M times (default " +
+        ControlToolCommandLine.DEFAULT_BURST_MAX + ") without waiting, or until the ring\n" +
+        "                                           is full; then waits --timeout (default " +
+        ControlToolCommandLine.DEFAULT_BURST_TIMEOUT.toSeconds() + "s) for every answer;\n" +
+        "                                           --start-file: first wait (at most " +
+        START_FILE_WAIT.toSeconds() + " s) until F exists\n" +
         "ADDR and BACKEND are IP literals (never resolved); PORT is 0..65535, 0 or * for all ports;\n" +
         "W is 0..65535 (default " + ControlToolCommandLine.DEFAULT_WEIGHT + "); --node finds DIR/NAME/" +
         ControlChannel.FILE_NAME + " (DIR defaults to " + ControlChannel.DEFAULT_DIRECTORY + ");\n" +
@@ -102,6 +120,10 @@ public final class ControlTool
                     channel.ownerPid() + ") is not running");
                 return EXIT_NO_FORWARDER;
             }
+            if ("burst".equals(commandLine.verb()))
+            {
+                return burst(channel, commandLine, out, err);
+            }
             final ControlClient client = new ControlClient(channel);
             return commandLine.command() == null ?
                 printState(client, commandLine, out, err) : execute(client, commandLine, out, err);
@@ -137,6 +159,92 @@ public final class ControlTool
                 err.println("control: " + commandLine.verb() + ": " + response.reason());
                 return EXIT_TIMEOUT;
         }
+    }
+
+    // Writes the same command until the ring is full (or --max), then collects every answer: a second producer
+    // on the ring beside the controller, to fill it while the forwarder is stopped.
+    private static int burst(final ControlChannel channel, final ControlToolCommandLine commandLine,
+        final PrintStream out, final PrintStream err)
+    {
+        final ControlClient client = new ControlClient(channel, BURST_SEND_TIMEOUT,
+            new BackoffIdleStrategy(10, 20, 1_000, 1_000_000));
+        if (commandLine.startFile() != null)
+        {
+            out.println("waiting for " + commandLine.startFile());
+            out.flush();
+            if (!awaitFile(commandLine, err))
+            {
+                return EXIT_TIMEOUT;
+            }
+        }
+        final List<Long> sent = new ArrayList<>();
+        String full = null;
+        while (sent.size() < commandLine.burstMax())
+        {
+            try
+            {
+                sent.add(client.send(commandLine.command()));
+            }
+            catch (final ControlException ex)
+            {
+                full = ex.getMessage();
+                break;
+            }
+        }
+        out.println("written " + sent.size() + (full != null ? "; ring full (" + full + ")" :
+            "; ring not full after --max " + commandLine.burstMax()));
+        out.flush();
+        final long deadline = System.nanoTime() + commandLine.timeout().toNanos();
+        int accepted = 0;
+        int rejected = 0;
+        int unanswered = 0;
+        String firstProblem = null;
+        for (final long id : sent)
+        {
+            final ControlResponse response = client.await(id,
+                Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            switch (response.status())
+            {
+                case ACCEPTED -> accepted++;
+                case REJECTED -> rejected++;
+                default -> unanswered++;
+            }
+            if (!response.isAccepted() && firstProblem == null)
+            {
+                firstProblem = response.status() + ": " + response.reason();
+            }
+        }
+        out.println("accepted " + accepted + ", rejected " + rejected + ", unanswered " + unanswered +
+            (firstProblem == null ? "" : "; first: " + firstProblem));
+        if (rejected > 0)
+        {
+            return EXIT_REJECTED;
+        }
+        return unanswered > 0 ? EXIT_TIMEOUT : EXIT_ACCEPTED;
+    }
+
+    private static boolean awaitFile(final ControlToolCommandLine commandLine, final PrintStream err)
+    {
+        final long deadline = System.nanoTime() + START_FILE_WAIT.toNanos();
+        while (!Files.exists(commandLine.startFile()))
+        {
+            if (System.nanoTime() - deadline >= 0)
+            {
+                err.println("control: burst: " + commandLine.startFile() + " did not appear within " +
+                    START_FILE_WAIT.toSeconds() + " s");
+                return false;
+            }
+            try
+            {
+                Thread.sleep(2);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int printState(final ControlClient client, final ControlToolCommandLine commandLine,

@@ -23,14 +23,19 @@ import java.util.Set;
  * @param verb    the command word, e.g. {@code drain}.
  * @param command the command to send, or null for {@code state}.
  * @param json    whether {@code state} prints JSON.
+ * @param burstMax  for {@code burst}: the most commands to write.
+ * @param startFile for {@code burst}: the file whose appearance starts the burst, or null to start at once.
  */
-record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlCommand command, boolean json)
+record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlCommand command, boolean json,
+    int burstMax, Path startFile)
 {
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration DEFAULT_BURST_TIMEOUT = Duration.ofSeconds(20);
+    static final int DEFAULT_BURST_MAX = 100_000;
     static final int DEFAULT_WEIGHT = 1;
 
     private static final Set<String> VALUE_OPTIONS = Set.of("--file", "--node", "--dir", "--timeout", "--name",
-        "--weight");
+        "--weight", "--max", "--start-file");
     private static final Set<String> FLAG_OPTIONS = Set.of("--down", "--json");
     private static final String VIP_ARGS = "ADDR PORT tcp|udp";
 
@@ -97,18 +102,23 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
         if (words.isEmpty())
         {
             throw new BadArgumentException("a command is required (add-vip, remove-vip, add-backend, " +
-                "remove-backend, set-weight, set-health, drain, state)");
+                "remove-backend, set-weight, set-health, drain, state, burst)");
         }
         final Path file = file(values);
-        final Duration timeout = timeout(values.get("--timeout"));
         final String verb = words.get(0);
+        final boolean burst = "burst".equals(verb);
+        final Duration timeout = burst && !values.containsKey("--timeout") ? DEFAULT_BURST_TIMEOUT :
+            timeout(values.get("--timeout"));
         final List<String> operands = words.subList(1, words.size());
         final ControlCommand command = command(verb, operands, values, flags);
         if (command != null && flags.contains("--json"))
         {
             throw new BadArgumentException("--json applies to state only");
         }
-        return new ControlToolCommandLine(file, timeout, verb, command, flags.contains("--json"));
+        final int burstMax = values.containsKey("--max") ? burstMax(values.get("--max")) : DEFAULT_BURST_MAX;
+        final String startFile = values.get("--start-file");
+        return new ControlToolCommandLine(file, timeout, verb, command, flags.contains("--json"), burstMax,
+            startFile == null ? null : Path.of(startFile));
     }
 
     private static ControlCommand command(final String verb, final List<String> operands,
@@ -118,6 +128,8 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
         allowOnly(verb, values, flags, addBackend || "add-vip".equals(verb), "--name");
         allowOnly(verb, values, flags, addBackend, "--weight");
         allowOnly(verb, values, flags, addBackend, "--down");
+        allowOnly(verb, values, flags, "burst".equals(verb), "--max");
+        allowOnly(verb, values, flags, "burst".equals(verb), "--start-file");
         final String name = values.get("--name");
         switch (verb)
         {
@@ -136,6 +148,10 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
                 expectOperands(verb, operands, VIP_ARGS + " BACKEND", 4);
                 return new ControlCommand.RemoveBackend(vip(operands), backend(operands));
             case "set-weight":
+                expectOperands(verb, operands, VIP_ARGS + " BACKEND WEIGHT", 5);
+                return new ControlCommand.SetBackendWeight(vip(operands), backend(operands),
+                    weight("WEIGHT", operands.get(4)));
+            case "burst":
                 expectOperands(verb, operands, VIP_ARGS + " BACKEND WEIGHT", 5);
                 return new ControlCommand.SetBackendWeight(vip(operands), backend(operands),
                     weight("WEIGHT", operands.get(4)));
@@ -273,6 +289,16 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
                 ", got '" + text + "'");
         }
         return weight;
+    }
+
+    private static int burstMax(final String text)
+    {
+        final int max = integer(text);
+        if (max < 1)
+        {
+            throw new BadArgumentException("--max must be an integer 1..999999999, got '" + text + "'");
+        }
+        return max;
     }
 
     private static boolean health(final String text)

@@ -9,10 +9,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -61,6 +63,74 @@ class ControlToolTest
             assertEquals(new Result(1, "rejected: VIP 192.0.2.1:80/tcp already exists\n", ""),
                 control("add-vip", "192.0.2.1", "80", "tcp"));
             assertTrue(server.isRunning());
+        }
+    }
+
+    @Test
+    void burstFillsTheRingWhileTheServerIsStoppedThenCollectsEveryAnswer() throws Exception
+    {
+        final TestForwarder forwarder = new TestForwarder();
+        final Path start = dir.resolve("start");
+        try (ControlChannel owned = ControlChannel.create(file(), 4096))
+        {
+            final ControlServer server = new ControlServer(owned);
+            try (ServerThread ignored = new ServerThread(server, forwarder))
+            {
+                assertEquals(0, control("add-vip", "192.0.2.1", "80", "tcp").status());
+                assertEquals(0, control("add-backend", "192.0.2.1", "80", "tcp", "10.1.0.1").status());
+            }
+            // The server is stopped (as a SIGSTOPped forwarder): the burst waits for the start file, then fills
+            // the ring.
+            final ByteArrayOutputStream out = new ByteArrayOutputStream();
+            final ByteArrayOutputStream err = new ByteArrayOutputStream();
+            final CompletableFuture<Integer> burst = CompletableFuture.supplyAsync(() -> ControlTool.run(
+                new String[] {"--file", file().toString(), "burst", "192.0.2.1", "80", "tcp", "10.1.0.1", "7",
+                    "--start-file", start.toString(), "--timeout", "10s"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
+                    StandardCharsets.UTF_8)));
+            final String waiting = "waiting for " + start + "\n";
+            final long ready = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!out.toString(StandardCharsets.UTF_8).equals(waiting) && System.nanoTime() < ready)
+            {
+                Thread.sleep(5);
+            }
+            Thread.sleep(200);
+            assertEquals(waiting, out.toString(StandardCharsets.UTF_8), "nothing written before the start file");
+            Files.createFile(start);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!out.toString(StandardCharsets.UTF_8).contains("ring full") && System.nanoTime() < deadline)
+            {
+                Thread.sleep(5);
+            }
+            final String written = out.toString(StandardCharsets.UTF_8);
+            assertTrue(written.startsWith(waiting), written);
+            assertTrue(written.substring(waiting.length()).matches("written [1-9][0-9]*; ring full \\(command ring full for 100 ms: .*\\)\n"),
+                written);
+            final int count = Integer.parseInt(written.substring(waiting.length()).split(" ")[1].replace(";", ""));
+            try (ServerThread ignored = new ServerThread(server, forwarder))
+            {
+                assertEquals(0, burst.get(20, TimeUnit.SECONDS), out + " / " + err);
+            }
+            assertEquals(written + "accepted " + count + ", rejected 0, unanswered 0\n",
+                out.toString(StandardCharsets.UTF_8));
+            assertEquals("", err.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void burstCountsCommandsNobodyAnswers()
+    {
+        try (ControlChannel owned = ControlChannel.create(file(), 4096))
+        {
+            final Result result = control("burst", "192.0.2.1", "80", "tcp", "10.1.0.1", "7", "--max", "3",
+                "--timeout", "200ms");
+            assertEquals(3, result.status(), result.toString());
+            assertEquals("", result.err());
+            assertTrue(result.out().matches("written 3; ring not full after --max 3\\n" +
+                "accepted 0, rejected 0, unanswered 3; first: TIMED_OUT: no answer within [0-9]{1,3} ms; the " +
+                "forwarder \\(pid " + ProcessHandle.current().pid() + "\\) runs but its control thread has never " +
+                "polled\\n"), result.out());
+            assertTrue(owned.isOwnerAlive());
         }
     }
 
@@ -204,7 +274,12 @@ class ControlToolTest
             Arguments.of("--timeout 5 state", "--timeout: \"5\" is not a duration (write a whole number with a unit " +
                 "ms, s, m or h, e.g. 300s, 5m, 250ms, 1h; or a number of seconds)"),
             Arguments.of("--verbose state", "unknown option: --verbose"),
-            Arguments.of("add-vip 192.0.2.1 80 tcp --name", "--name needs a value"));
+            Arguments.of("add-vip 192.0.2.1 80 tcp --name", "--name needs a value"),
+            Arguments.of("burst 192.0.2.1 80 tcp 10.0.0.1", "burst takes ADDR PORT tcp|udp BACKEND WEIGHT, got " +
+                "192.0.2.1 80 tcp 10.0.0.1"),
+            Arguments.of("burst 192.0.2.1 80 tcp 10.0.0.1 2 --max 0", "--max must be an integer 1..999999999, got '0'"),
+            Arguments.of("set-weight 192.0.2.1 80 tcp 10.0.0.1 2 --max 5", "--max does not apply to set-weight"),
+            Arguments.of("state --start-file x", "--start-file does not apply to state"));
     }
 
     @ParameterizedTest
