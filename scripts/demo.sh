@@ -1066,6 +1066,7 @@ drill_control_ring() {
         "$be2ip" 2 --max 20000 --start-file "$WORK/drill12-burst.start" --timeout 30s \
         >"$WORK/drill12-burst.txt" 2>&1 &
     burst=$!
+    PIDS[burst]=$burst # the cleanup trap ends it if the drill fails before waiting for it
     wait_for 30 "the burst tool to wait for its start file" grep -q '^waiting for' "$WORK/drill12-burst.txt"
     kill -STOP "$pid"
     t0=$(now)
@@ -1081,6 +1082,7 @@ drill_control_ring() {
     say "lb1's forwarder stopped for $(printf '%.1f' "$stall") s; $i set-weight requests sent to its controller"
     burst_rc=0
     wait "$burst" || burst_rc=$?
+    unset "PIDS[burst]"
     echo "exit $burst_rc" >>"$WORK/drill12-burst.txt"
     say "burst: $(tr '\n' ' ' <"$WORK/drill12-burst.txt")"
     wait_jobs
