@@ -337,13 +337,16 @@ class ForwarderPcapTest
         }
         // Not reachable here: chained frames (chainedFrameIsDroppedAndCounted), a lack of headroom (DPDK leaves
         // 128 bytes), a missing tunnel source (both are configured) and the ICMP rate limit (a burst of 50; the
-        // forwarder's clock runs, so where it bites is not deterministic: IcmpEchoTest).
+        // forwarder's clock runs, so where it bites is not deterministic: IcmpEchoTest), an empty mempool for a
+        // second outer fragment (OuterFragmentTest).
         assertEquals(EnumSet.complementOf(EnumSet.of(DropReason.FRAME_CHAINED, DropReason.NO_HEADROOM,
-            DropReason.NO_TUNNEL_SOURCE, DropReason.ICMP_RATE_LIMITED)), claimed, "drop reasons the mix provokes");
+            DropReason.NO_TUNNEL_SOURCE, DropReason.ICMP_RATE_LIMITED, DropReason.FRAGMENT_NO_BUFFER)), claimed,
+            "drop reasons the mix provokes");
         assertTrue(reference.counters().icmpEchoRepliesV4() > 0 && reference.counters().icmpEchoRepliesV6() > 0,
             "echo requests to VIPs answered");
         assertTrue(reference.counters().icmpTooBigSentV4() > 0 && reference.counters().icmpTooBigSentV6() > 0,
             "packets too big for the tunnel answered");
+        assertTrue(reference.counters().outerFragmented() > 0, "packets without DF sent as two outer fragments");
         for (final PassReason reason : PassReason.values())
         {
             assertTrue(reference.counters().passed(reason) > 0, "no frame passed for " + reason);
