@@ -265,6 +265,9 @@ out4_prefixed = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_GR
 out4_prefixed.bind((E["FWD4_PREFIXED"], 0))
 out6_prefixed = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_GRE)
 out6_prefixed.bind((E["FWD6_PREFIXED"], 0))
+# What the forwarder sends for IPv4 without DF too big for the tunnel: the outer packet in two IPv4 fragments,
+# whole headers written here (IP_HDRINCL), so the decapsulator's raw socket must get the reassembled datagram.
+out4_whole = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
 
 
 def udp4(tag):
@@ -276,6 +279,13 @@ def udp6(tag):
 
 
 def send(outer, destination, packet, prefixed=False):
+    if prefixed == "fragments":
+        # the forwarder's split (PacketPipeline.fragment): a first fragment of 1480 payload bytes with MF, the rest
+        for at, more in ((0, True), (1480, False)):
+            piece = bytes(IP(src=E["FWD4"], dst=destination, proto=47, id=0x5A17, ttl=64,
+                             flags="MF" if more else 0, frag=at // 8) / Raw(packet[at:at + 1480]))
+            out4_whole.sendto(piece, (destination, 0))
+        return
     if prefixed:
         (out4_prefixed if outer == 4 else out6_prefixed).sendto(packet, (destination, 0))
     else:
@@ -351,6 +361,11 @@ case("IPv4 in GRE/IPv4", [(4, B4, good4(b"v4-in-v4"))], "decap_inner_ipv4", b"v4
 case("IPv6 in GRE/IPv6", [(6, B6, gre(ETH_IPV6, udp6(b"v6-in-v6")))], "decap_inner_ipv6", b"v6-in-v6")
 case("IPv4 in GRE/IPv6", [(6, B6, good4(b"v4-in-v6"))], "decap_inner_ipv4", b"v4-in-v6")
 case("IPv6 in GRE/IPv4", [(4, B4, gre(ETH_IPV6, udp6(b"v6-in-v4")))], "decap_inner_ipv6", b"v6-in-v4")
+# IPv4 without DF too big for the tunnel: two outer fragments (1480 + 12 bytes of GRE packet), reassembled by the
+# kernel before the raw socket sees them.
+BIG_TAG = b"outer-fragments-" + b"x" * 1444
+case("IPv4 in GRE/IPv4 as two outer IPv4 fragments", [(4, B4, good4(BIG_TAG), "fragments")], "decap_inner_ipv4",
+     BIG_TAG)
 # RFC 2890 options are skipped; the checksum is verified, also over an odd length.
 case("checksum + key + sequence (RFC 2890), odd length, GRE/IPv4",
      [(4, B4, gre(ETH_IPV4, udp4(b"rfc2890-odd"), key=0xDEADBEEF, seq=7, checksum="good"))],
@@ -408,7 +423,7 @@ for description, sends, counter, reply, before_hook, after_hook in cases:
     if before_hook:
         before_hook()
     for outer, destination, packet, *prefixed in sends:
-        send(outer, destination, packet, bool(prefixed and prefixed[0]))
+        send(outer, destination, packet, prefixed[0] if prefixed else False)
     outer = sends[-1][0]
     detail = []
     ok = True

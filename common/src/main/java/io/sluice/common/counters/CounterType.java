@@ -73,6 +73,9 @@ public enum CounterType
     /** Too-big errors not sent because the worker's token bucket was empty (the packets drop as too big). */
     ICMP_TOO_BIG_SUPPRESSED(42, Scope.WORKER, Kind.COUNTER, "icmp too big suppressed", "icmp_too_big_suppressed",
         "icmp_too_big_suppressed_per_s"),
+    /** IPv4 packets without DF too big for the tunnel, forwarded to an IPv4 backend as two outer IPv4 fragments. */
+    OUTER_FRAGMENTED(43, Scope.WORKER, Kind.COUNTER, "outer fragmented", "outer_fragmented",
+        "outer_fragmented_per_s"),
 
     // 400..: per-worker histograms (DutyCycleBuckets says how they are laid out).
     /** Duty cycles whose time fell into one {@link DutyCycleBuckets} bucket; key index1 is the bucket. */

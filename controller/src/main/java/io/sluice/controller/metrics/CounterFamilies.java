@@ -248,6 +248,8 @@ final class CounterFamilies
             "ICMP messages the worker generated, by type.", counter, 1);
         put(specs, CounterType.ICMP_TOO_BIG_SUPPRESSED, "sluice_worker_icmp_too_big_suppressed_total",
             "Packets too big for the tunnel left without an ICMP error by the worker's rate limit.", counter, 1);
+        put(specs, CounterType.OUTER_FRAGMENTED, "sluice_worker_outer_fragmented_total",
+            "IPv4 packets without DF too big for the tunnel, sent to the backend as two outer fragments.", counter, 1);
         put(specs, CounterType.DROP_REASON, "sluice_worker_drops_total", "Packets dropped, by reason.", counter, 1);
         put(specs, CounterType.PASS_REASON, "sluice_worker_passes_total", "Packets passed to the kernel, by reason.",
             counter, 1);

@@ -33,6 +33,7 @@ public final class ForwarderCounters
         CounterType.KERNEL_RX_DROPS, CounterType.CAPTURE_FRAMES, CounterType.CAPTURE_DROPS,
         CounterType.ICMP_ECHO_REPLIES_V4, CounterType.ICMP_ECHO_REPLIES_V6, CounterType.ICMP_RATE_LIMITED,
         CounterType.ICMP_TOO_BIG_SENT_V4, CounterType.ICMP_TOO_BIG_SENT_V6, CounterType.ICMP_TOO_BIG_SUPPRESSED,
+        CounterType.OUTER_FRAGMENTED,
     };
 
     private final CounterAllocator allocator;
@@ -265,7 +266,8 @@ public final class ForwarderCounters
         writer.set(ids[t++], counters.dropped(DropReason.ICMP_RATE_LIMITED));
         writer.set(ids[t++], counters.icmpTooBigSentV4());
         writer.set(ids[t++], counters.icmpTooBigSentV6());
-        writer.set(ids[t], counters.icmpTooBigSuppressed());
+        writer.set(ids[t++], counters.icmpTooBigSuppressed());
+        writer.set(ids[t], counters.outerFragmented());
 
         final int[] drops = dropIds[worker];
         for (int r = 0; r < drops.length; r++)

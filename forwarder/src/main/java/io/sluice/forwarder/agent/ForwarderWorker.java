@@ -10,6 +10,7 @@ import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.Verdict;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.function.Supplier;
 
@@ -64,7 +65,12 @@ public final class ForwarderWorker implements Agent
     private final NanoClock clock;
     private final CaptureTap tap;
     private final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
-    private final DescriptorArray tx = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    // room for a second outer fragment of every frame (PacketPipeline.fragmentOuter)
+    private final DescriptorArray tx = new DescriptorArray(2 * DescriptorLayout.BURST_MAX);
+    private final DescriptorArray fragments = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final UnsafeBuffer fragmentBuffer = new UnsafeBuffer(0, 0);
+    // the pool second outer fragments come from; 0: the pipeline drops packets too big for the tunnel instead
+    private long fragmentPool;
     private final DescriptorArray dropped = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final DescriptorArray toKernel = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final DescriptorArray fromKernel = new DescriptorArray(DescriptorLayout.BURST_MAX);
@@ -171,6 +177,19 @@ public final class ForwarderWorker implements Agent
         this.roleName = "rx-worker-" + id;
     }
 
+    /**
+     * Lets the worker send IPv4 packets without DF that are too big for the tunnel as two outer fragments
+     * ({@link PacketPipeline#fragmentOuter}), the second in an mbuf from this pool. Set before the worker starts.
+     *
+     * @param pool the transmit port's mempool, or 0 to keep dropping such packets.
+     * @return this.
+     */
+    public ForwarderWorker fragmentPool(final long pool)
+    {
+        this.fragmentPool = pool;
+        return this;
+    }
+
     @Override
     public void onStart()
     {
@@ -191,6 +210,10 @@ public final class ForwarderWorker implements Agent
         }
         // Built here, pinned: the connection table is allocated and zeroed (first touched) by this thread.
         pipeline = pipelineFactory.get();
+        if (fragmentPool != 0)
+        {
+            pipeline.fragmentOuter(true);
+        }
         nextFlushNs = clock.nanoTime();
     }
 
@@ -278,9 +301,13 @@ public final class ForwarderWorker implements Agent
             tap.onProcessed(burst, frames, nowNs);
         }
 
+        final int fragmentCount = pipeline.fragmentCount() > 0 && allocateFragments(pipeline.fragmentCount()) ?
+            pipeline.fragmentCount() : 0;
+
         int toSend = 0;
         int kernelCount = 0;
         long txBytes = 0;
+        int nextFragment = 0;
         final int kernelPort = kernelPorts[q];
         final boolean kernel = kernelPort != NO_KERNEL_PORT;
         for (int i = 0; i < frames; i++)
@@ -292,6 +319,12 @@ public final class ForwarderWorker implements Agent
                 tx.copyFrom(rx, i, toSend);
                 tx.frame(toSend++, burst.offset(i), burst.length(i));
                 txBytes += burst.length(i);
+                // a second outer fragment (allocateFragments wrote it) leaves right after its first
+                if (nextFragment < fragmentCount && pipeline.fragmentSlot(nextFragment) == i)
+                {
+                    tx.copyFrom(fragments, nextFragment, toSend++);
+                    txBytes += fragments.dataLen(nextFragment++);
+                }
             }
             else if (verdict == Verdict.PASS && kernel)
             {
@@ -330,6 +363,34 @@ public final class ForwarderWorker implements Agent
             }
         }
         counters.onBurst(received, rxBytes, sent, txBytes, toSend - sent - rejected, rejected);
+    }
+
+    // Takes an mbuf for every second outer fragment of the burst and writes it; when the pool has none (all or
+    // nothing) the fragmented frames are dropped instead (FRAGMENT_NO_BUFFER) and their first fragment freed.
+    private boolean allocateFragments(final int count)
+    {
+        final DescriptorArray fragments = this.fragments;
+        final PacketPipeline pipeline = this.pipeline;
+        final FrameBurst burst = this.burst;
+        if (shim.sluice_alloc_burst(fragmentPool, fragments.address(), count) < 0)
+        {
+            for (int k = 0; k < count; k++)
+            {
+                final int slot = pipeline.fragmentSlot(k);
+                pipeline.fragmentUnsent(k);
+                burst.drop(slot, DropReason.FRAGMENT_NO_BUFFER);
+            }
+            return false;
+        }
+        final UnsafeBuffer target = fragmentBuffer;
+        for (int k = 0; k < count; k++)
+        {
+            target.wrap(fragments.bufAddr(k), fragments.bufLen(k));
+            final int at = fragments.dataOff(k);
+            final int length = pipeline.writeSecondFragment(k, burst.buffer(pipeline.fragmentSlot(k)), target, at);
+            fragments.frame(k, at, length);
+        }
+        return true;
     }
 
     private int countRejected(final int count)

@@ -123,4 +123,16 @@ public final class FrameBurst
     {
         return dropReasons[i];
     }
+
+    /**
+     * Turns frame {@code i}'s verdict into DROP after the pipeline ran (the worker could not send it whole).
+     *
+     * @param i      frame index.
+     * @param reason why.
+     */
+    public void drop(final int i, final DropReason reason)
+    {
+        verdicts[i] = Verdict.DROP;
+        dropReasons[i] = reason.ordinal();
+    }
 }

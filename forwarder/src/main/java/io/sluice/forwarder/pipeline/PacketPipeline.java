@@ -16,6 +16,8 @@ import io.sluice.forwarder.protocol.UdpHeader;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * One worker's packet pipeline: parse, match a VIP, hash the flow, look up the connection table or else the VIP's
  * Maglev table, GRE-encapsulate in place. Owned by one thread; allocates nothing per packet and never throws on
@@ -60,7 +62,21 @@ public final class PacketPipeline
     private IcmpEchoResponder echoResponder;
     // answers packets too big for the tunnel with ICMP; null: they are dropped as ENCAPSULATED_TOO_BIG
     private IcmpTooBigResponder tooBigResponder;
+    // splits IPv4 packets without DF whose IPv4 encapsulation exceeds the tunnel MTU into two outer fragments
+    private boolean fragmentOuter;
+    private int outerIdentification;
     private int echoIcmpOffset;
+
+    // The frames forwarded as two outer fragments in this burst: their burst slot, the first fragment's start (its
+    // Ethernet and outer IPv4 header are the second fragment's too, patched), and where the second fragment's
+    // payload lies in the same buffer (past the first fragment's end, never written).
+    private final int[] fragmentSlots = new int[FrameBurst.MAX_BURST];
+    private final int[] fragmentHeaderAt = new int[FrameBurst.MAX_BURST];
+    private final int[] fragmentTailAt = new int[FrameBurst.MAX_BURST];
+    private final int[] fragmentTailLength = new int[FrameBurst.MAX_BURST];
+    private final int[] fragmentOffsetUnits = new int[FrameBurst.MAX_BURST];
+    private int fragmentCount;
+    private int fragmentL2;
 
     // What classifying each frame of the burst found (indexed by burst slot), for the forwarding pass.
     // Two words per frame, so the passes store and load little: the VIP and TOS, and the inner packet's span (first
@@ -171,6 +187,98 @@ public final class PacketPipeline
     }
 
     /**
+     * Makes the pipeline forward an IPv4 packet without DF that is too big for the tunnel to an IPv4 backend as two
+     * outer IPv4 fragments (RFC 4459 §3.1, as IPVS does) instead of dropping it: the first in the frame's own buffer
+     * (verdict {@link Verdict#FORWARD}), the second for the caller to copy into a buffer of its own with
+     * {@link #writeSecondFragment} (see {@link #fragmentCount}). Packets that would need more than two fragments are
+     * still dropped as {@link DropReason#ENCAPSULATED_TOO_BIG}. Set before the first frame.
+     *
+     * @param enabled whether to fragment; the caller must then transmit the second fragments.
+     * @return this.
+     */
+    public PacketPipeline fragmentOuter(final boolean enabled)
+    {
+        this.fragmentOuter = enabled;
+        return this;
+    }
+
+    /**
+     * Returns how many frames of the last burst (or the last {@link #process} call) were forwarded as two outer
+     * fragments: each needs its second fragment written with {@link #writeSecondFragment}.
+     *
+     * @return count, 0 on the common path.
+     */
+    public int fragmentCount()
+    {
+        return fragmentCount;
+    }
+
+    /**
+     * Returns the burst slot of the k-th fragmented frame.
+     *
+     * @param k index below {@link #fragmentCount}.
+     * @return burst slot (0 after {@link #process}).
+     */
+    public int fragmentSlot(final int k)
+    {
+        return fragmentSlots[k];
+    }
+
+    /**
+     * Writes the second outer fragment of the k-th fragmented frame: the first fragment's Ethernet header and outer
+     * IPv4 header with length, offset and checksum of the second, then the rest of the outer payload.
+     *
+     * @param k           index below {@link #fragmentCount}.
+     * @param source      the buffer of the frame (the burst's buffer of {@link #fragmentSlot}).
+     * @param destination where to write it, with room for {@code tunnel_mtu} plus the Ethernet header.
+     * @param at          first byte to write.
+     * @return the frame length written.
+     */
+    public int writeSecondFragment(final int k, final MutableDirectBuffer source,
+        final MutableDirectBuffer destination, final int at)
+    {
+        final int l2 = fragmentL2;
+        final int headerAt = fragmentHeaderAt[k];
+        final int tailLength = fragmentTailLength[k];
+        destination.putBytes(at, source, headerAt, l2 + Ipv4Header.MIN_LENGTH);
+        destination.putBytes(at + l2 + Ipv4Header.MIN_LENGTH, source, fragmentTailAt[k], tailLength);
+        final int ip = at + l2;
+        destination.putShort(ip + Ipv4Header.TOTAL_LENGTH_FIELD_OFFSET,
+            (short)(Ipv4Header.MIN_LENGTH + tailLength), ByteOrder.BIG_ENDIAN);
+        destination.putShort(ip + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, (short)fragmentOffsetUnits[k],
+            ByteOrder.BIG_ENDIAN);
+        putOuterChecksum(destination, ip);
+        return l2 + Ipv4Header.MIN_LENGTH + tailLength;
+    }
+
+    /**
+     * Takes back the k-th fragmented frame when its second fragment cannot be sent (no buffer for it): its
+     * counts move from forwarded to dropped as {@link DropReason#FRAGMENT_NO_BUFFER}; the caller frees the frame.
+     *
+     * @param k index below {@link #fragmentCount}.
+     */
+    public void fragmentUnsent(final int k)
+    {
+        counters.verdicts[Verdict.FORWARD]--;
+        counters.outerFragmented--;
+        counters.verdicts[Verdict.DROP]++;
+        counters.drops[DropReason.FRAGMENT_NO_BUFFER.ordinal()]++;
+    }
+
+    private static void putOuterChecksum(final MutableDirectBuffer buffer, final int ip)
+    {
+        buffer.putShort(ip + Ipv4Header.CHECKSUM_FIELD_OFFSET, (short)0);
+        long sum = 0;
+        for (int i = 0; i < Ipv4Header.MIN_LENGTH; i += 2)
+        {
+            sum += buffer.getShort(ip + i, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        }
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        buffer.putShort(ip + Ipv4Header.CHECKSUM_FIELD_OFFSET, (short)~sum, ByteOrder.BIG_ENDIAN);
+    }
+
+    /**
      * Starts a burst: takes the clock reading for the burst and picks up a newly published snapshot.
      *
      * @param nowNs the time for every frame of the burst.
@@ -178,6 +286,7 @@ public final class PacketPipeline
     public void beginBurst(final long nowNs)
     {
         this.nowNs = nowNs;
+        fragmentCount = 0;
         final ForwardingSnapshot next = snapshots.current();
         if (next != snapshot)
         {
@@ -275,6 +384,7 @@ public final class PacketPipeline
      */
     public int process(final MutableDirectBuffer buffer, final int offset, final int length)
     {
+        fragmentCount = 0;
         final int classified = classify(0, buffer, offset, length);
         if (classified != MATCHED)
         {
@@ -375,6 +485,12 @@ public final class PacketPipeline
             snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
         if (start < 0)
         {
+            if (start == TOO_BIG && fragmentOuter && (tos & IPV6_PACKET) == 0 && !backendIpv6 &&
+                (buffer.getShort(innerOffset + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) &
+                Ipv4Header.FLAG_DONT_FRAGMENT) == 0)
+            {
+                return fragment(slot, buffer, innerOffset, innerEnd, tos & 0xFF, hash, snapshot, chosen, vip, length);
+            }
             return start == TOO_BIG && tooBigResponder != null ?
                 tooBig(buffer, frameOffset, innerOffset, innerEnd, (tos & IPV6_PACKET) != 0, backendIpv6) :
                 drop(-1 - start);
@@ -384,6 +500,55 @@ public final class PacketPipeline
         backend = chosen;
         // The FORWARD verdict is counted by the caller: once per burst in processBurst.
         final PipelineCounters counters = this.counters;
+        counters.vipPackets[vip]++;
+        counters.vipBytes[vip] += length;
+        counters.backendPackets[chosen]++;
+        counters.backendBytes[chosen] += length;
+        return Verdict.FORWARD;
+    }
+
+    // Encapsulates an IPv4 packet without DF for an IPv4 backend as two outer fragments: the first written in place
+    // (encapsulating only the inner bytes it carries, then patched: identification, MF, checksum), the second left
+    // for writeSecondFragment. Drops it as too big when two fragments of tunnel_mtu cannot carry it.
+    private int fragment(final int slot, final MutableDirectBuffer buffer, final int innerOffset, final int innerEnd,
+        final int tos, final long hash, final ForwardingSnapshot snapshot, final int chosen, final int vip,
+        final int length)
+    {
+        final GreEncapsulator encapsulator = this.encapsulator;
+        final int greLength = encapsulator.tunnelOverhead(false) - Ipv4Header.MIN_LENGTH;
+        final int maxPayload = encapsulator.innerMtu(false) + greLength;
+        final int firstPayload = maxPayload & ~7;
+        final int outerPayload = greLength + innerEnd - innerOffset;
+        if (outerPayload - firstPayload > maxPayload || firstPayload - greLength <= 0)
+        {
+            return drop(DropReason.ENCAPSULATED_TOO_BIG.ordinal());
+        }
+        final int firstInner = firstPayload - greLength;
+        final int start = encapsulator.encapsulate(buffer, innerOffset, firstInner, false, tos, hash, false,
+            snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
+        if (start < 0)
+        {
+            return drop(-1 - start);
+        }
+        final int l2 = encapsulator.outerHeaderLength(false) - encapsulator.tunnelOverhead(false);
+        final int ip = start + l2;
+        final int id = outerIdentification = (outerIdentification + 1) & 0xFFFF;
+        buffer.putShort(ip + Ipv4Header.IDENTIFICATION_FIELD_OFFSET, (short)id, ByteOrder.BIG_ENDIAN);
+        buffer.putShort(ip + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, (short)Ipv4Header.FLAG_MORE_FRAGMENTS,
+            ByteOrder.BIG_ENDIAN);
+        putOuterChecksum(buffer, ip);
+        final int k = fragmentCount++;
+        fragmentSlots[k] = slot;
+        fragmentHeaderAt[k] = start;
+        fragmentTailAt[k] = innerOffset + firstInner;
+        fragmentTailLength[k] = outerPayload - firstPayload;
+        fragmentOffsetUnits[k] = firstPayload >>> 3;
+        fragmentL2 = l2;
+        outOffset = start;
+        outLength = innerOffset + firstInner - start;
+        backend = chosen;
+        final PipelineCounters counters = this.counters;
+        counters.outerFragmented++;
         counters.vipPackets[vip]++;
         counters.vipBytes[vip] += length;
         counters.backendPackets[chosen]++;

@@ -238,4 +238,14 @@ public final class PipelineCounters extends PipelineCountersValues
     {
         return icmpTooBigSuppressed;
     }
+
+    /**
+     * Returns IPv4 packets without DF too big for the tunnel that were forwarded as two outer IPv4 fragments.
+     *
+     * @return packets fragmented (each sent as two frames).
+     */
+    public long outerFragmented()
+    {
+        return outerFragmented;
+    }
 }

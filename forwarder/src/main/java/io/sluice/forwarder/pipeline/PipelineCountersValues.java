@@ -27,6 +27,7 @@ abstract class PipelineCountersValues extends PipelineCountersLhsPadding
     long icmpTooBigSentV4;
     long icmpTooBigSentV6;
     long icmpTooBigSuppressed;
+    long outerFragmented;
 
     PipelineCountersValues(final int maxVips, final int maxBackends)
     {

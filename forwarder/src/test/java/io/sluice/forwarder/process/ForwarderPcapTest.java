@@ -5,6 +5,7 @@ import io.sluice.forwarder.pipeline.DropReason;
 import io.sluice.forwarder.pipeline.PassReason;
 import io.sluice.forwarder.pipeline.Verdict;
 import io.sluice.forwarder.testing.PacketBuilder;
+import io.sluice.forwarder.testing.PcapReader;
 import io.sluice.forwarder.testing.PcapWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -60,6 +62,7 @@ class ForwarderPcapTest
         ReferenceComparison.assertOutputMatches("forwardsPcapFramesByteForByte", out, input, reference);
         ReferenceComparison.assertCountersMatch("forwardsPcapFramesByteForByte", values, ALL_WORKERS, reference,
             spec);
+        assertOuterFragmentsReassemble(PcapReader.read(out), input, reference.counters().outerFragmented());
         assertEquals(input.size(), values.sum(CounterType.PORT_RX_PACKETS), "port rx packets");
         assertEquals(reference.output().size(), values.sum(CounterType.PORT_TX_PACKETS), "port tx packets");
         System.out.printf("forwardsPcapFramesByteForByte: %d frames in, %d forwarded, %d passed, %d dropped; " +
@@ -318,6 +321,47 @@ class ForwarderPcapTest
     }
 
     /**
+     * Reassembles what the forwarder sent as outer IPv4 fragments (same identification, the first with MF at offset
+     * 0, the second at the offset where the first ends, without MF) and checks, without the reference, that each
+     * gives GRE around one of the input packets.
+     */
+    private static void assertOuterFragmentsReassemble(final List<byte[]> output, final List<byte[]> input,
+        final long expected)
+    {
+        int reassembled = 0;
+        for (int i = 0; i + 1 < output.size(); i++)
+        {
+            final byte[] first = output.get(i);
+            if (u16(first, 12) != 0x0800 || first[14 + 9] != 47 || u16(first, 14 + 6) != 0x2000)
+            {
+                continue;
+            }
+            final byte[] second = output.get(i + 1);
+            final int firstPayload = u16(first, 14 + 2) - 20;
+            assertEquals(u16(first, 14 + 4), u16(second, 14 + 4), "identification of both fragments");
+            assertEquals(firstPayload / 8, u16(second, 14 + 6), "second fragment: offset, no MF");
+            assertEquals(0, firstPayload % 8);
+            final int secondPayload = u16(second, 14 + 2) - 20;
+            final byte[] gre = new byte[firstPayload + secondPayload];
+            System.arraycopy(first, 34, gre, 0, firstPayload);
+            System.arraycopy(second, 34, gre, firstPayload, secondPayload);
+            assertEquals(0x0800, u16(gre, 2), "GRE protocol IPv4");
+            final byte[] inner = Arrays.copyOfRange(gre, 4, gre.length);
+            assertTrue(input.stream().anyMatch(frame -> frame.length == 14 + inner.length &&
+                Arrays.equals(Arrays.copyOfRange(frame, 14, frame.length), inner)),
+                "the reassembled GRE packet carries an input packet");
+            reassembled++;
+        }
+        assertEquals(expected, reassembled, "packets sent as two outer fragments");
+        assertTrue(reassembled > 0);
+    }
+
+    private static int u16(final byte[] bytes, final int at)
+    {
+        return ((bytes[at] & 0xFF) << 8) | (bytes[at + 1] & 0xFF);
+    }
+
+    /**
      * Checks the test data rather than the forwarder: every frame built to provoke a drop does so in the reference,
      * and the mix covers every verdict and pass reason, so equal counters mean something.
      */
@@ -337,13 +381,16 @@ class ForwarderPcapTest
         }
         // Not reachable here: chained frames (chainedFrameIsDroppedAndCounted), a lack of headroom (DPDK leaves
         // 128 bytes), a missing tunnel source (both are configured) and the ICMP rate limit (a burst of 50; the
-        // forwarder's clock runs, so where it bites is not deterministic: IcmpEchoTest).
+        // forwarder's clock runs, so where it bites is not deterministic: IcmpEchoTest), an empty mempool for a
+        // second outer fragment (OuterFragmentTest).
         assertEquals(EnumSet.complementOf(EnumSet.of(DropReason.FRAME_CHAINED, DropReason.NO_HEADROOM,
-            DropReason.NO_TUNNEL_SOURCE, DropReason.ICMP_RATE_LIMITED)), claimed, "drop reasons the mix provokes");
+            DropReason.NO_TUNNEL_SOURCE, DropReason.ICMP_RATE_LIMITED, DropReason.FRAGMENT_NO_BUFFER)), claimed,
+            "drop reasons the mix provokes");
         assertTrue(reference.counters().icmpEchoRepliesV4() > 0 && reference.counters().icmpEchoRepliesV6() > 0,
             "echo requests to VIPs answered");
         assertTrue(reference.counters().icmpTooBigSentV4() > 0 && reference.counters().icmpTooBigSentV6() > 0,
             "packets too big for the tunnel answered");
+        assertTrue(reference.counters().outerFragmented() > 0, "packets without DF sent as two outer fragments");
         for (final PassReason reason : PassReason.values())
         {
             assertTrue(reference.counters().passed(reason) > 0, "no frame passed for " + reason);

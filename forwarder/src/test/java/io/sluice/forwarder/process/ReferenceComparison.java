@@ -122,6 +122,8 @@ final class ReferenceComparison
             workerValue(values, CounterType.ICMP_TOO_BIG_SENT_V6, worker));
         compare(differences, "icmp too big suppressed", counters.icmpTooBigSuppressed(),
             workerValue(values, CounterType.ICMP_TOO_BIG_SUPPRESSED, worker));
+        compare(differences, "outer fragmented", counters.outerFragmented(),
+            workerValue(values, CounterType.OUTER_FRAGMENTED, worker));
         for (final DropReason reason : DropReason.values())
         {
             compare(differences, "drop " + reason, counters.dropped(reason),

@@ -73,6 +73,8 @@ final class ReferenceWorker
         // The forwarder's default icmp_too_big: send, 1000/s, burst 50.
         pipeline.tooBigResponder(new IcmpTooBigResponder(IcmpTooBigConfig.DEFAULT_RATE_PER_SECOND,
             IcmpTooBigConfig.DEFAULT_BURST));
+        // The forwarder's workers fragment the outer packet of IPv4 without DF too big for the tunnel.
+        pipeline.fragmentOuter(true);
     }
 
     /**
@@ -122,6 +124,14 @@ final class ReferenceWorker
             final int offset = pipeline.outOffset();
             output.add(new Output(index, OffHeapFrames.copy(mbuf, offset, offset + pipeline.outLength())));
             txBytes += pipeline.outLength();
+            if (pipeline.fragmentCount() > 0)
+            {
+                // the second outer fragment, which the worker sends right after the first
+                final UnsafeBuffer second = OffHeapFrames.allocate(MBUF_HEADROOM + dataRoom);
+                final int length = pipeline.writeSecondFragment(0, mbuf, second, MBUF_HEADROOM);
+                output.add(new Output(index, OffHeapFrames.copy(second, MBUF_HEADROOM, MBUF_HEADROOM + length)));
+                txBytes += length;
+            }
         }
     }
 

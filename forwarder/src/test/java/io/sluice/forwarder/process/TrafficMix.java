@@ -251,10 +251,16 @@ final class TrafficMix
 
     private void undeliverable()
     {
+        // IPv4 without DF too big for the tunnel: two outer fragments to an IPv4 backend, dropped as too big for
+        // the IPv6 one (the outer IPv6 packet is not fragmented).
         for (int i = 0; i < 3; i++)
         {
-            drop(DropReason.ENCAPSULATED_TOO_BIG, v4(clientV4(i), WEB_V4).tcp(41_000 + i, 80).payload(1460).build());
+            add("IPv4 without DF too big for the tunnel", v4(clientV4(i), WEB_V4).tcp(41_000 + i, 80).payload(1460)
+                .build(), -1);
         }
+        // With DF from a source no ICMP error may go to: dropped as too big.
+        drop(DropReason.ENCAPSULATED_TOO_BIG, v4("224.0.0.9", WEB_V4).dontFragment().tcp(41_020, 80).payload(1460)
+            .build());
         // With DF, and in IPv6, too big means an ICMP error back to the client (IcmpTooBigTest has the bytes).
         add("IPv4 with DF too big for the tunnel", v4(clientV4(3), WEB_V4).dontFragment().tcp(41_010, 80)
             .payload(1460).build(), -1);
