@@ -278,9 +278,9 @@ class ControllerBgpIpv6Test
         final String status = lb1.http("/status?format=json");
         assertTrue(status.contains(VIP6 + "/128") && status.contains(VIP4 + "/32"), status);
         final String metrics = Eventually.await(WAIT, () -> lb1.http("/metrics"), text -> text.contains(
-            "sluice_backend_healthy{vip=\"web6\",backend=\"be6a\",address=\"fd00:1::1\"} 1"), "be6a healthy in lb1");
-        assertTrue(metrics.contains("sluice_vip_announced{vip=\"web6\"} 1"), metrics);
-        assertTrue(metrics.contains("sluice_bgp_session_up{neighbor=\"fd00:10:1::1\"} 1"), metrics);
+            "sluice_backend_healthy{address=\"fd00:1::1\",backend=\"be6a\",vip=\"web6\"} 1.0"), "be6a healthy in lb1");
+        assertTrue(metrics.contains("sluice_vip_announced{vip=\"web6\"} 1.0"), metrics);
+        assertTrue(metrics.contains("sluice_bgp_session_up{neighbor=\"fd00:10:1::1\"} 1.0"), metrics);
     }
 
     @Test
@@ -291,7 +291,7 @@ class ControllerBgpIpv6Test
         for (final Node node : List.of(lb1, lb2))
         {
             Eventually.await(WAIT, () -> node.http("/metrics"),
-                text -> text.contains("sluice_vip_announced{vip=\"web6\"} 0"), node.name() + " withdrawing web6");
+                text -> text.contains("sluice_vip_announced{vip=\"web6\"} 0.0"), node.name() + " withdrawing web6");
         }
         Eventually.await(WAIT, ControllerBgpIpv6Test::route6, String::isEmpty, "the IPv6 VIP withdrawn by both nodes");
         assertTrue(viaBoth4(route4()), "the IPv4 VIP, whose backend is healthy, stays announced: " + route4());
