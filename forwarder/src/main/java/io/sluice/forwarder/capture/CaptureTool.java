@@ -2,6 +2,7 @@ package io.sluice.forwarder.capture;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -215,14 +216,18 @@ public final class CaptureTool
                     LockSupport.parkNanos(200_000L);
                 }
             }
-            if (!endSession(file))
+            if (endSession(file))
+            {
+                drainAll(file, drain);
+            }
+            else
             {
                 err.println("sluice capture: a worker did not acknowledge the end of the capture within 3 s; " +
                     "counts may be short");
-            }
-            while (drainOnce(file, drain) > 0)
-            {
-                // what the workers wrote before they acknowledged
+                while (drainOnce(file, drain) > 0)
+                {
+                    // what the workers wrote so far; a claim still open stops the read
+                }
             }
             long matched = 0;
             long captured = 0;
@@ -350,6 +355,38 @@ public final class CaptureTool
         for (int w = 0; w < file.workers(); w++)
         {
             read += file.ring(w).read(drain, 4096);
+        }
+        return read;
+    }
+
+    // What the workers wrote before they acknowledged the end, to the last record: every worker has committed or
+    // given back each claim by then, so each ring's consumer can reach its producer. Bounded all the same, by the
+    // acknowledgement's time-out.
+    private static void drainAll(final CaptureFile file, final Drain drain)
+    {
+        final long untilNs = System.nanoTime() + ACK_TIMEOUT_NS;
+        for (int w = 0; w < file.workers(); w++)
+        {
+            drainToEnd(file.ring(w), drain, untilNs);
+        }
+    }
+
+    /**
+     * Reads a ring until its consumer reaches its producer, or until a deadline. Reading until a {@code read} returns
+     * 0 is not enough: a read that meets only padding (a claim given back, or the end of the buffer before a wrap)
+     * returns 0 with records behind it.
+     *
+     * @param ring    the ring, with no claim open.
+     * @param handler what gets each record.
+     * @param untilNs the {@link System#nanoTime()} to give up at.
+     * @return records read.
+     */
+    static long drainToEnd(final OneToOneRingBuffer ring, final MessageHandler handler, final long untilNs)
+    {
+        long read = 0;
+        while (ring.consumerPosition() != ring.producerPosition() && System.nanoTime() - untilNs < 0)
+        {
+            read += ring.read(handler, 4096);
         }
         return read;
     }
