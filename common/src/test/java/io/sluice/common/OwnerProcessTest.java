@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,6 +34,14 @@ class OwnerProcessTest
             final ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
             final long startMs = child.info().startInstant().orElseThrow().toEpochMilli();
             assertTrue(OwnerProcess.isAlive(pid, startMs));
+            // Kill the child only once the shell has exec()ed sleep: a shell still running reaps a dead background
+            // job (then there is no zombie to see, as happened once under load).
+            final long execDeadline = System.nanoTime() + 10_000_000_000L;
+            while (!"sleep".equals(comm(parent.pid())) && System.nanoTime() - execDeadline < 0)
+            {
+                Thread.sleep(10);
+            }
+            assertEquals("sleep", comm(parent.pid()), "the shell exec()ed sleep");
 
             child.destroyForcibly();
             final long deadline = System.nanoTime() + 10_000_000_000L;
@@ -48,6 +57,18 @@ class OwnerProcessTest
         finally
         {
             parent.destroyForcibly();
+        }
+    }
+
+    private static String comm(final long pid)
+    {
+        try
+        {
+            return Files.readString(Path.of("/proc", Long.toString(pid), "comm")).strip();
+        }
+        catch (final IOException ex)
+        {
+            return "-";
         }
     }
 
