@@ -485,14 +485,10 @@ public final class PacketPipeline
             snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
         if (start < 0)
         {
-            if (start == TOO_BIG && fragmentOuter && (tos & IPV6_PACKET) == 0 && !backendIpv6 &&
-                (buffer.getShort(innerOffset + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) &
-                Ipv4Header.FLAG_DONT_FRAGMENT) == 0)
-            {
-                return fragment(slot, buffer, innerOffset, innerEnd, tos & 0xFF, hash, snapshot, chosen, vip, length);
-            }
-            return start == TOO_BIG && tooBigResponder != null ?
-                tooBig(buffer, frameOffset, innerOffset, innerEnd, (tos & IPV6_PACKET) != 0, backendIpv6) :
+            // Out of line: the branch of packets that fit stays as small as before, so the JIT inlines it as before.
+            return start == TOO_BIG ?
+                tooBigPacket(slot, buffer, frameOffset, innerOffset, innerEnd, tos, hash, snapshot, chosen, vip,
+                    length, backendIpv6) :
                 drop(-1 - start);
         }
         outOffset = start;
@@ -505,6 +501,23 @@ public final class PacketPipeline
         counters.backendPackets[chosen]++;
         counters.backendBytes[chosen] += length;
         return Verdict.FORWARD;
+    }
+
+    // A packet too big for the tunnel: two outer fragments (IPv4 without DF to an IPv4 backend, when enabled), else
+    // the ICMP error for its sender (when enabled), else dropped.
+    private int tooBigPacket(final int slot, final MutableDirectBuffer buffer, final int frameOffset,
+        final int innerOffset, final int innerEnd, final int tos, final long hash, final ForwardingSnapshot snapshot,
+        final int chosen, final int vip, final int length, final boolean backendIpv6)
+    {
+        if (fragmentOuter && (tos & IPV6_PACKET) == 0 && !backendIpv6 &&
+            (buffer.getShort(innerOffset + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) &
+            Ipv4Header.FLAG_DONT_FRAGMENT) == 0)
+        {
+            return fragment(slot, buffer, innerOffset, innerEnd, tos & 0xFF, hash, snapshot, chosen, vip, length);
+        }
+        return tooBigResponder != null ?
+            tooBig(buffer, frameOffset, innerOffset, innerEnd, (tos & IPV6_PACKET) != 0, backendIpv6) :
+            drop(DropReason.ENCAPSULATED_TOO_BIG.ordinal());
     }
 
     // Encapsulates an IPv4 packet without DF for an IPv4 backend as two outer fragments: the first written in place
