@@ -132,8 +132,7 @@ public final class IcmpTooBigResponder
         buffer.putInt(at + Ipv4Header.TTL_FIELD_OFFSET, ipWord2, ByteOrder.BIG_ENDIAN);
         buffer.putInt(at + Ipv4Header.SOURCE_FIELD_OFFSET, destination, ByteOrder.BIG_ENDIAN);
         buffer.putInt(at + Ipv4Header.DESTINATION_FIELD_OFFSET, source, ByteOrder.BIG_ENDIAN);
-        buffer.putShort(at + Ipv4Header.CHECKSUM_FIELD_OFFSET,
-            (short)~fold(sum(buffer, at, at + Ipv4Header.MIN_LENGTH)), ByteOrder.BIG_ENDIAN);
+        putIpv4HeaderChecksum(buffer, at);
         replyEnd = quoteEnd;
         return start;
     }
@@ -217,6 +216,20 @@ public final class IcmpTooBigResponder
             }
         }
         return nextHeader == Protocols.IPPROTO_ICMPV6 && at < ipEnd && (buffer.getByte(at) & 0x80) == 0;
+    }
+
+    /**
+     * Writes the checksum of the 20-byte IPv4 header (no options) at {@code ip}: RFC 1071 over its ten words with
+     * the checksum word taken as zero. Also for the outer fragments {@link PacketPipeline} writes.
+     *
+     * @param buffer the frame.
+     * @param ip     the header's first byte.
+     */
+    static void putIpv4HeaderChecksum(final MutableDirectBuffer buffer, final int ip)
+    {
+        buffer.putShort(ip + Ipv4Header.CHECKSUM_FIELD_OFFSET, (short)0);
+        buffer.putShort(ip + Ipv4Header.CHECKSUM_FIELD_OFFSET,
+            (short)~fold(sum(buffer, ip, ip + Ipv4Header.MIN_LENGTH)), ByteOrder.BIG_ENDIAN);
     }
 
     // The one's complement sum of [from, to) as 16-bit big-endian words, an odd last byte padded with zero.

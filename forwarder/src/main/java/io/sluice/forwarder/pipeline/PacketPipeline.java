@@ -247,7 +247,7 @@ public final class PacketPipeline
             (short)(Ipv4Header.MIN_LENGTH + tailLength), ByteOrder.BIG_ENDIAN);
         destination.putShort(ip + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, (short)fragmentOffsetUnits[k],
             ByteOrder.BIG_ENDIAN);
-        putOuterChecksum(destination, ip);
+        IcmpTooBigResponder.putIpv4HeaderChecksum(destination, ip);
         return l2 + Ipv4Header.MIN_LENGTH + tailLength;
     }
 
@@ -263,19 +263,6 @@ public final class PacketPipeline
         counters.outerFragmented--;
         counters.verdicts[Verdict.DROP]++;
         counters.drops[DropReason.FRAGMENT_NO_BUFFER.ordinal()]++;
-    }
-
-    private static void putOuterChecksum(final MutableDirectBuffer buffer, final int ip)
-    {
-        buffer.putShort(ip + Ipv4Header.CHECKSUM_FIELD_OFFSET, (short)0);
-        long sum = 0;
-        for (int i = 0; i < Ipv4Header.MIN_LENGTH; i += 2)
-        {
-            sum += buffer.getShort(ip + i, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        }
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        buffer.putShort(ip + Ipv4Header.CHECKSUM_FIELD_OFFSET, (short)~sum, ByteOrder.BIG_ENDIAN);
     }
 
     /**
@@ -549,7 +536,7 @@ public final class PacketPipeline
         buffer.putShort(ip + Ipv4Header.IDENTIFICATION_FIELD_OFFSET, (short)id, ByteOrder.BIG_ENDIAN);
         buffer.putShort(ip + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, (short)Ipv4Header.FLAG_MORE_FRAGMENTS,
             ByteOrder.BIG_ENDIAN);
-        putOuterChecksum(buffer, ip);
+        IcmpTooBigResponder.putIpv4HeaderChecksum(buffer, ip);
         final int k = fragmentCount++;
         fragmentSlots[k] = slot;
         fragmentHeaderAt[k] = start;
