@@ -146,6 +146,7 @@ public final class BurstLatencyBenchmark
         final PipelineBenchmark.Worker worker = new PipelineBenchmark.Worker();
         worker.mode = mode;
         worker.capacity = 1 << 20;
+        worker.tunnel = "none"; // the JMH default: plain GRE, as the forwarder sends without tunnel_entropy or vlan
         worker.setUp(frames);
         return worker;
     }
