@@ -92,4 +92,50 @@ class IpLiteralsTest
         assertEquals("[fd00::1]", IpLiterals.formatForPort(IpLiterals.parse("fd00::1")));
         assertEquals("10.0.0.1", IpLiterals.formatForPort(IpLiterals.parse("10.0.0.1")));
     }
+
+    /** What Guava's InetAddresses accepts and a configuration may not say; each refusal keeps its own message. */
+    @Test
+    void refusesWhatGuavaAcceptsWithTheReason()
+    {
+        assertRefused("fe80::1%eth0", "\"fe80::1%eth0\" is not a plain IPv6 address (write it without brackets and " +
+            "without a %zone)");
+        assertRefused("fe80::1%1", "\"fe80::1%1\" is not a plain IPv6 address (write it without brackets and " +
+            "without a %zone)");
+        assertRefused("::FFFF:1.2.3.4", "\"::FFFF:1.2.3.4\" is an IPv4-mapped IPv6 address: write the IPv4 address " +
+            "1.2.3.4 instead");
+        assertRefused("::ffff:0102:0304", "\"::ffff:0102:0304\" is an IPv4-mapped IPv6 address: write the IPv4 " +
+            "address 1.2.3.4 instead");
+        assertRefused("0:0:0:0:0:ffff:10.0.0.1", "\"0:0:0:0:0:ffff:10.0.0.1\" is an IPv4-mapped IPv6 address: " +
+            "write the IPv4 address 10.0.0.1 instead");
+        // Guava reads any Unicode digit as a digit.
+        assertRefused("\u0661.\u0662.\u0663.\u0664", "\"\u0661.\u0662.\u0663.\u0664\" is not an IP address " +
+            "literal (host names are never resolved: write the address itself)");
+        assertRefused("\uff11.2.3.4", "\"\uff11.2.3.4\" is not an IP address literal (host names are never " +
+            "resolved: write the address itself)");
+        assertRefused("::\u0661", "\"::\u0661\" is not an IPv6 address (RFC 4291 section 2.2)");
+        assertRefused("1.2.3.4%eth0", "\"1.2.3.4%eth0\" is not an IP address literal (host names are never " +
+            "resolved: write the address itself)");
+    }
+
+    @Test
+    void namesTheRuleEachMalformedLiteralBreaks()
+    {
+        assertRefused("01.2.3.4", "\"01.2.3.4\" is not an IPv4 address (expected four decimal numbers 0-255 without " +
+            "leading zeros, e.g. 10.0.0.1)");
+        assertRefused("1.2.3.256", "\"1.2.3.256\" is not an IPv4 address (expected four decimal numbers 0-255 " +
+            "without leading zeros, e.g. 10.0.0.1)");
+        assertRefused("1::2::3", "\"1::2::3\" is not an IPv6 address (RFC 4291 section 2.2)");
+        assertRefused("[fd00::1]", "\"[fd00::1]\" is not a plain IPv6 address (write it without brackets and " +
+            "without a %zone)");
+        assertEquals("\"fd00::1\" is an IPv6 address, expected IPv4",
+            assertThrows(IllegalArgumentException.class, () -> IpLiterals.parseIpv4("fd00::1")).getMessage());
+        assertEquals("\"10.0.0.1\" is an IPv4 address, expected IPv6",
+            assertThrows(IllegalArgumentException.class, () -> IpLiterals.parseIpv6("10.0.0.1")).getMessage());
+    }
+
+    private static void assertRefused(final String text, final String message)
+    {
+        assertEquals(message, assertThrows(IllegalArgumentException.class, () -> IpLiterals.parse(text), text)
+            .getMessage());
+    }
 }
