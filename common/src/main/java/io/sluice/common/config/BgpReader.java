@@ -236,15 +236,7 @@ final class BgpReader
     private static InetAddress neighborAddress(final MapReader reader, final String key, final String text)
         throws ConfigException
     {
-        final InetAddress neighbor;
-        try
-        {
-            neighbor = IpLiterals.parse(text);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw reader.error(key, ex.getMessage());
-        }
+        final InetAddress neighbor = ConfigValues.literal(reader, key, text, IpLiterals::parse);
         final String formatted = IpLiterals.format(neighbor);
         if (neighbor.isAnyLocalAddress() || neighbor.isMulticastAddress() || "255.255.255.255".equals(formatted))
         {

@@ -3,6 +3,7 @@ package io.sluice.common.config;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -20,36 +21,26 @@ final class ConfigValues
 
     static Inet4Address ipv4(final MapReader reader, final String key) throws ConfigException
     {
-        final String text = reader.requiredString(key);
-        try
-        {
-            return unicast(reader, key, IpLiterals.parseIpv4(text));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw reader.error(key, ex.getMessage());
-        }
+        return unicast(reader, key, literal(reader, key, reader.requiredString(key), IpLiterals::parseIpv4));
     }
 
     static Inet6Address ipv6(final MapReader reader, final String key) throws ConfigException
     {
-        final String text = reader.requiredString(key);
-        try
-        {
-            return unicast(reader, key, IpLiterals.parseIpv6(text));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw reader.error(key, ex.getMessage());
-        }
+        return unicast(reader, key, literal(reader, key, reader.requiredString(key), IpLiterals::parseIpv6));
     }
 
     static InetAddress ip(final MapReader reader, final String key) throws ConfigException
     {
-        final String text = reader.requiredString(key);
+        return unicast(reader, key, literal(reader, key, reader.requiredString(key), IpLiterals::parse));
+    }
+
+    /** Parses an address literal of {@code key}; why the text is none (a host name, say) is the field's error. */
+    static <T extends InetAddress> T literal(final MapReader reader, final String key, final String text,
+        final Function<String, T> parser) throws ConfigException
+    {
         try
         {
-            return unicast(reader, key, IpLiterals.parse(text));
+            return parser.apply(text);
         }
         catch (final IllegalArgumentException ex)
         {

@@ -171,7 +171,7 @@ final class ControllerReader
         InetAddress address = MetricsConfig.defaults().address();
         if (reader.has("address"))
         {
-            address = literal(reader, "address", reader.requiredString("address"));
+            address = ConfigValues.literal(reader, "address", reader.requiredString("address"), IpLiterals::parse);
             if (address.isMulticastAddress())
             {
                 throw reader.error("address", IpLiterals.format(address) + " is a multicast address; expected an " +
@@ -180,18 +180,5 @@ final class ControllerReader
         }
         final int port = reader.optionalInt("port", MetricsConfig.DEFAULT_PORT, 1, 65535);
         return new MetricsConfig(address, port);
-    }
-
-    private static InetAddress literal(final MapReader reader, final String key, final String text)
-        throws ConfigException
-    {
-        try
-        {
-            return IpLiterals.parse(text);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw reader.error(key, ex.getMessage());
-        }
     }
 }

@@ -26,6 +26,9 @@ final class ForwarderReader
         "max_vips", "max_backends", "connection_table", "control", "icmp_echo", "icmp_too_big",
         TunnelEntropyReader.KEY};
 
+    private static final String[] PORT_KEYS =
+        {"name", "mtu", "rx_ring", "tx_ring", "kernel_port", "next_hop_mac", "vlan"};
+
     /** What DPDK device names look like (net_pcap0, 0000:3b:00.0); RTE_ETH_NAME_MAX_LEN is 64 with the NUL. */
     private static final Pattern DEVICE_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,63}");
 
@@ -36,10 +39,11 @@ final class ForwarderReader
     static ForwarderConfig read(final MapReader forwarder, final MachineCpus cpus) throws ConfigException
     {
         final List<String> ealArgs = forwarder.requiredStringList("eal_args");
-        final List<PortConfig> ports = readPorts(forwarder, EalArguments.parse(ealArgs));
+        final List<MapReader> portEntries = forwarder.mapList("ports", true, 1, PORT_KEYS);
+        final List<PortConfig> ports = readPorts(portEntries, EalArguments.parse(ealArgs));
         final List<WorkerConfig> workers = WorkersReader.read(forwarder, ports, cpus);
-        checkKernelPorts(forwarder, ports, workers);
-        checkVlans(forwarder, ports, workers);
+        checkKernelPorts(portEntries, ports, workers);
+        checkVlans(portEntries, ports, workers);
         final int mbufs = forwarder.optionalInt("mbufs_per_worker", ForwarderConfig.DEFAULT_MBUFS_PER_WORKER,
             ForwarderConfig.MIN_MBUFS_PER_WORKER, Integer.MAX_VALUE);
         checkMbufsCoverRings(forwarder, mbufs, ports, workers);
@@ -119,12 +123,9 @@ final class ForwarderReader
         }
     }
 
-    private static List<PortConfig> readPorts(final MapReader forwarder, final EalArguments eal)
+    private static List<PortConfig> readPorts(final List<MapReader> entries, final EalArguments eal)
         throws ConfigException
     {
-        final List<MapReader> entries =
-            forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring", "kernel_port",
-                "next_hop_mac", "vlan");
         final List<PortConfig> ports = new ArrayList<>(entries.size());
         final Map<String, String> pathByName = new HashMap<>();
         for (final MapReader entry : entries)
@@ -190,11 +191,9 @@ final class ForwarderReader
     /**
      * A kernel port is another configured port that no worker polls or transmits on, serving one data port.
      */
-    private static void checkKernelPorts(final MapReader forwarder, final List<PortConfig> ports,
+    private static void checkKernelPorts(final List<MapReader> entries, final List<PortConfig> ports,
         final List<WorkerConfig> workers) throws ConfigException
     {
-        final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring",
-            "kernel_port", "next_hop_mac", "vlan");
         final Map<String, String> servedBy = new HashMap<>();
         for (int i = 0; i < ports.size(); i++)
         {
@@ -244,11 +243,9 @@ final class ForwarderReader
      * A port's VLAN tag is written into the frames the workers encapsulate and send on it; a kernel port's frames
      * are the kernel's own, which it tags itself (a VLAN device on the tap).
      */
-    private static void checkVlans(final MapReader forwarder, final List<PortConfig> ports,
+    private static void checkVlans(final List<MapReader> entries, final List<PortConfig> ports,
         final List<WorkerConfig> workers) throws ConfigException
     {
-        final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring",
-            "kernel_port", "next_hop_mac", "vlan");
         for (int i = 0; i < ports.size(); i++)
         {
             final PortConfig port = ports.get(i);

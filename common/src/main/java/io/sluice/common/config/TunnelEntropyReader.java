@@ -69,16 +69,9 @@ final class TunnelEntropyReader
             throw reader.error(key, "expected an " + family + " prefix ADDRESS/LENGTH (length " + minLength + ".." +
                 maxLength + "), got \"" + text + "\"");
         }
-        final InetAddress address;
-        try
-        {
-            address = ipv6 ? IpLiterals.parseIpv6(text.substring(0, slash)) :
-                IpLiterals.parseIpv4(text.substring(0, slash));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw reader.error(key, ex.getMessage());
-        }
+        final InetAddress address = ipv6 ?
+            ConfigValues.literal(reader, key, text.substring(0, slash), IpLiterals::parseIpv6) :
+            ConfigValues.literal(reader, key, text.substring(0, slash), IpLiterals::parseIpv4);
         final int length;
         try
         {
