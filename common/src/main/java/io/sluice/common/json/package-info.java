@@ -1,5 +1,6 @@
 /**
- * A strict RFC 8259 JSON reader ({@link io.sluice.common.json.JsonReader}) that refuses what a lenient parser
- * forgives. Depends on the JDK only; its one user today is the controller's ExaBGP message parser.
+ * Sluice's one configuration of Jackson: {@link io.sluice.common.json.Json} reads strict RFC 8259 (ExaBGP's API
+ * messages, the tools' output in tests) and {@link io.sluice.common.json.JsonWriter} writes every JSON document the
+ * tools and the controller print. Depends on Jackson only; never used on the packet path.
  */
 package io.sluice.common.json;
