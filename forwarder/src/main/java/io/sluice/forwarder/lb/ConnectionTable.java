@@ -316,6 +316,17 @@ public final class ConnectionTable extends ConnectionTableFields
     }
 
     /**
+     * Describes the table's memory for a start-up line: entries, size, and how much the kernel really put in huge
+     * pages ({@link HugePageMemory#describe()}), with the reason when not all of it.
+     *
+     * @return e.g. {@code "1048576 entries of 32 + 32 bytes, 64 MiB, all in 2 MiB pages"}.
+     */
+    public String describeMemory()
+    {
+        return capacity + " entries of " + ENTRY_LENGTH + " + " + IPV6_WORDS_LENGTH + " bytes, " + memory.describe();
+    }
+
+    /**
      * Returns the capacity.
      *
      * @return number of entries.
