@@ -3,7 +3,8 @@
 # PipelineBenchmark.processBurst (connection-table hits; misses with --mode miss) as single JMH forks, alternating
 # A and B so both see the same minutes (A first in odd rounds, B first in even ones), and prints each round's
 # pair of per-fork medians, their ratio, and a summary. A single JMH run here can move by 40% from one minute to
-# the next, more than most changes under test; a change is worth keeping when B wins most rounds, not when one run looks better.
+# the next, more than most changes under test; a change is worth keeping when B wins most rounds, not when one
+# run looks better.
 #
 # Build the two jars first, e.g.:
 #   mvn -q -DskipTests install -pl forwarder,bench -am && cp bench/target/sluice-benchmarks.jar /tmp/b.jar
