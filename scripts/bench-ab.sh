@@ -27,8 +27,9 @@ print_help() {
   --flows N        flows in the benchmark's frames (default 10000; 64 keeps everything in cache)
   --mode M         hit (default: every lookup finds its flow) or miss (every entry found has expired: the miss
                    path, Maglev lookup and insert; see PipelineBenchmark)
-  --capacity C     connection table entries (default 1048576, the forwarder's default); 1,000,000 flows in hit
-                   mode need more (a full table evicts), e.g. 2097152
+  --capacity C     connection table entries (default 1048576, the forwarder's default). Hit mode fails when
+                   a flow is evicted: 1,000,000 flows overflow some probe windows even of 2^21 entries; time
+                   them with io.sluice.bench.PipelineCpuTime, which counts hits and misses instead
   --rounds R       rounds of one A fork and one B fork (default 6)
   --jvm-a OPTIONS  extra JVM options for A's forks (e.g. "-XX:+UseParallelGC")
   --jvm-b OPTIONS  extra JVM options for B's forks
