@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A/B comparison of two builds of the packet pipeline (or of two sets of JVM options) on this noisy VM: runs
-# PipelineBenchmark.processBurst (connection-table hits) as single JMH forks, alternating A and B so both see the
-# same minutes (A first in odd rounds, B first in even ones), and prints each round's pair of per-fork medians,
-# their ratio, and a summary. A single JMH run here can move by 40% from one minute to the next, more than most
-# changes under test; a change is worth keeping when B wins most rounds, not when one run looks better.
+# PipelineBenchmark.processBurst (connection-table hits; misses with --mode miss) as single JMH forks, alternating
+# A and B so both see the same minutes (A first in odd rounds, B first in even ones), and prints each round's
+# pair of per-fork medians, their ratio, and a summary. A single JMH run here can move by 40% from one minute to
+# the next, more than most changes under test; a change is worth keeping when B wins most rounds, not when one
+# run looks better.
 #
 # Build the two jars first, e.g.:
 #   mvn -q -DskipTests install -pl forwarder,bench -am && cp bench/target/sluice-benchmarks.jar /tmp/b.jar
@@ -17,13 +18,18 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: scripts/bench-ab.sh [--flows N] [--rounds R] [--jvm-a OPTIONS] [--jvm-b OPTIONS]" \
-        "[--java-a JAVA] [--java-b JAVA] JAR_A JAR_B"
+    echo "usage: scripts/bench-ab.sh [--flows N] [--mode hit|miss] [--capacity C] [--rounds R]" \
+        "[--jvm-a OPTIONS] [--jvm-b OPTIONS] [--java-a JAVA] [--java-b JAVA] JAR_A JAR_B"
 }
 print_help() {
     usage
     cat <<'EOF'
   --flows N        flows in the benchmark's frames (default 10000; 64 keeps everything in cache)
+  --mode M         hit (default: every lookup finds its flow) or miss (every entry found has expired: the miss
+                   path, Maglev lookup and insert; see PipelineBenchmark)
+  --capacity C     connection table entries (default 1048576, the forwarder's default). Hit mode fails when
+                   a flow is evicted: 1,000,000 flows overflow some probe windows even of 2^21 entries; time
+                   them with io.sluice.bench.PipelineCpuTime, which counts hits and misses instead
   --rounds R       rounds of one A fork and one B fork (default 6)
   --jvm-a OPTIONS  extra JVM options for A's forks (e.g. "-XX:+UseParallelGC")
   --jvm-b OPTIONS  extra JVM options for B's forks
@@ -44,6 +50,8 @@ usage_error() {
 }
 
 flows=10000
+mode=hit
+capacity=1048576
 rounds=6
 jvm_a=""
 jvm_b=""
@@ -52,10 +60,12 @@ java_b=""
 jars=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --flows|--rounds|--jvm-a|--jvm-b|--java-a|--java-b)
+        --flows|--mode|--capacity|--rounds|--jvm-a|--jvm-b|--java-a|--java-b)
             [[ $# -ge 2 ]] || usage_error "$1 needs a value"
             case "$1" in
                 --flows) flows="$2" ;;
+                --mode) mode="$2" ;;
+                --capacity) capacity="$2" ;;
                 --rounds) rounds="$2" ;;
                 --jvm-a) jvm_a="$2" ;;
                 --jvm-b) jvm_b="$2" ;;
@@ -71,6 +81,8 @@ while [[ $# -gt 0 ]]; do
 done
 [[ ${#jars[@]} -eq 2 ]] || usage_error "need two benchmark jars, got ${#jars[@]}"
 [[ "$flows" =~ ^[0-9]+$ && "$flows" -ge 32 ]] || usage_error "--flows must be an integer >= 32, got '$flows'"
+[[ "$mode" == hit || "$mode" == miss ]] || usage_error "--mode must be hit or miss, got '$mode'"
+[[ "$capacity" =~ ^[0-9]+$ ]] || usage_error "--capacity must be an integer, got '$capacity'"
 [[ "$rounds" =~ ^[0-9]+$ && "$rounds" -ge 1 ]] || usage_error "--rounds must be an integer >= 1, got '$rounds'"
 for jar in "${jars[@]}"; do
     [[ -f "$jar" ]] || usage_error "no such jar: $jar"
@@ -88,15 +100,15 @@ base_opts+=" -XX:InlineSmallCode=6000"
 # Runs one fork and prints the median of its measurement iterations (ns/packet).
 fork_median() {
     local java="$1" jar="$2" extra="$3" output
-    output=$("$java" -jar "$jar" 'io\.sluice\.bench\.PipelineBenchmark\.processBurst$' -p mode=hit \
-        -p flows="$flows" -wi 4 -w 1 -i 4 -r 1 -f 1 -jvm "$java" -jvmArgsAppend "$base_opts $extra" 2>&1) ||
+    output=$("$java" -jar "$jar" 'io\.sluice\.bench\.PipelineBenchmark\.processBurst$' -p mode="$mode" \
+        -p flows="$flows" -p capacity="$capacity" -wi 4 -w 1 -i 4 -r 1 -f 1 -jvm "$java" -jvmArgsAppend "$base_opts $extra" 2>&1) ||
         { echo "$output" | tail -n 20 >&2; die "JMH failed for $jar"; }
     echo "$output" | awk '/^Iteration +[0-9]+:/ { print $3 }' | sort -g |
         awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; printf "%.1f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }' ||
         die "no measurement iterations in the output for $jar"
 }
 
-echo "bench-ab: PipelineBenchmark.processBurst, hits, $flows flows, $rounds rounds (ns/packet, per-fork medians)"
+echo "bench-ab: PipelineBenchmark.processBurst, mode $mode, $flows flows, capacity $capacity, $rounds rounds (ns/packet, per-fork medians)"
 echo "  A = $java_a -jar ${jars[0]} ${jvm_a}"
 echo "  B = $java_b -jar ${jars[1]} ${jvm_b}"
 a_values=()

@@ -380,10 +380,11 @@ public final class Forwarder implements AutoCloseable
                 echo &= rx.port().equals(w.txPort());
             }
             final boolean echoReplies = echo;
+            final int workerIndex = i;
             final TunnelOptions tunnelOptions = tunnelOptions(w.txPort());
             final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, rxPorts, rxQueues,
                 portIds.get(w.txPort()), w.txQueue(), kernelPorts, rxQueues, relayQueues,
-                () -> newPipeline(pipelineConfig, tunnelOptions, echoReplies), new WorkerCounters(forwarderCounters.publisher(i)),
+                () -> newPipeline(workerIndex, pipelineConfig, tunnelOptions, echoReplies), new WorkerCounters(forwarderCounters.publisher(i)),
                 SystemNanoClock.INSTANCE,
                 new CaptureTap(captureFile, i, portIds.get(w.rxPort()), portIds.get(w.txPort())));
             // IPv4 without DF too big for the tunnel leaves as two outer fragments, the second from the TX port's pool
@@ -397,12 +398,14 @@ public final class Forwarder implements AutoCloseable
 
     // Runs on the worker's thread once pinned (ForwarderWorker.onStart): the table's memory is zeroed there, so
     // first touch puts it on the worker's NUMA node, not on the main thread's.
-    private PacketPipeline newPipeline(final PipelineConfig pipelineConfig, final TunnelOptions tunnelOptions,
-        final boolean repliesOnRxPort)
+    // The start-up line says how much of the table the kernel really put in huge pages (and why not, when not).
+    private PacketPipeline newPipeline(final int worker, final PipelineConfig pipelineConfig,
+        final TunnelOptions tunnelOptions, final boolean repliesOnRxPort)
     {
         final ForwarderConfig f = config.forwarder();
         final ConnectionTable table = new ConnectionTable(pipelineConfig.connectionTableCapacity(),
             pipelineConfig.tcpIdleTimeoutNs(), pipelineConfig.udpIdleTimeoutNs(), pipelineConfig.otherIdleTimeoutNs());
+        log.printf("  rx-worker-%d: connection table %s%n", worker, table.describeMemory());
         final PacketPipeline pipeline =
             new PacketPipeline(pipelineConfig, tunnelOptions, publisher, table,
                 new PipelineCounters(f.maxVips(), f.maxBackends()));

@@ -8,17 +8,24 @@ import org.agrona.UnsafeApi;
  * A worker's own connection table: flow key to backend, so a flow keeps its backend when the Maglev table
  * changes (Maglev §3.3). Owned by one worker thread, never shared, never resized.
  * <p>
- * Fixed capacity (a power of two), off-heap, one 64-byte cache line per entry:
+ * Fixed capacity (a power of two), off-heap, 32 bytes per entry, two entries per cache line:
  * <pre>
- *   0  key word 0        8  key word 1        16 key word 2       24 key word 3
- *   32 key word 4        40 last seen (ns)    48 backend slot     52 backend generation
- *   56 key length (0 = empty)                 60 IP protocol
+ *   0  key word A        8  key word B        16 last seen (ns)   24 backend slot     28 backend generation
  * </pre>
+ * An IPv4 key (13 bytes) lies whole in words A and B: A = source and destination address, B = ports, protocol
+ * (bits 32-55) and the key's kind in the top byte (1 = IPv4, 2 = IPv6; B = 0 marks an empty entry). An IPv6 key
+ * (37 bytes) keeps its ports, protocol and kind in B and a fold of its four address words in A; the address words
+ * themselves lie in a second array of 32-byte entries with the same index, after the first, which a lookup reads
+ * only when A and B match. So an IPv4 lookup reads one cache line, an IPv6 hit two, and a probe over an entry
+ * of another flow never leaves the first array. The table needs {@link #bytesFor} = 64 bytes per entry of memory
+ * (both arrays, zeroed at creation), of which IPv4 flows touch only the first half.
+ * <p>
  * Open addressing with a probe window of {@link #BUCKET_SIZE} entries: the flow hash picks the window's first
  * entry, any entry of the table (the window wraps at the end), and the full key is compared (a hash collision
- * never returns another flow's backend). Windows start anywhere rather than on 8-entry boundaries so that the
- * entries flows hit first spread over every cache set: aligned to 512 bytes they would all fall into one set in
- * eight, and a few thousand flows would no longer fit in L1/L2. Entries are never emptied, only overwritten, so
+ * never returns another flow's backend). A window spans 256 bytes, four or five cache lines (it was eight or nine
+ * with the 64-byte entries this table had before), so a miss in a full window, which reads the whole window to
+ * choose an entry, touches half as many lines. Windows start anywhere rather than on 8-entry boundaries so that
+ * the entries flows hit first spread over every cache set. Entries are never emptied, only overwritten, so
  * every entry a key passes over on its way to an empty one stays occupied (as in linear probing without
  * deletion) and a lookup stops at the first empty one. An insert takes the first empty entry, else the first
  * expired one, else it evicts the entry seen least recently: a flood of new flows replaces old entries instead of
@@ -30,15 +37,21 @@ import org.agrona.UnsafeApi;
 public final class ConnectionTable extends ConnectionTableFields
 {
     public static final int DEFAULT_CAPACITY = 1 << 20;
-    public static final int ENTRY_LENGTH = 64;
+    /** Bytes of an entry in the first array (every flow's). */
+    public static final int ENTRY_LENGTH = 32;
+    /** Bytes of an entry in the second array (an IPv6 flow's four address words). */
+    public static final int IPV6_WORDS_LENGTH = 32;
     public static final int BUCKET_SIZE = 8;
 
-    private static final int KEY_WORD_0_OFFSET = 0;
-    private static final int LAST_SEEN_OFFSET = 40;
-    private static final int BACKEND_OFFSET = 48;
-    private static final int GENERATION_OFFSET = 52;
-    private static final int KEY_LENGTH_OFFSET = 56;
-    private static final int PROTOCOL_OFFSET = 60;
+    private static final int KEY_WORD_A_OFFSET = 0;
+    private static final int KEY_WORD_B_OFFSET = 8;
+    private static final int LAST_SEEN_OFFSET = 16;
+    private static final int BACKEND_OFFSET = 24;
+    private static final int GENERATION_OFFSET = 28;
+    private static final long KIND_IPV4 = 1L << 56;
+    private static final long KIND_IPV6 = 2L << 56;
+    private static final int PROTOCOL_SHIFT = 32;
+    private static final int PROTOCOL_MASK = 0xFF_FFFF;
 
     byte p064, p065, p066, p067, p068, p069, p070, p071, p072, p073, p074, p075, p076, p077, p078, p079;
     byte p080, p081, p082, p083, p084, p085, p086, p087, p088, p089, p090, p091, p092, p093, p094, p095;
@@ -65,11 +78,12 @@ public final class ConnectionTable extends ConnectionTableFields
      * Returns the memory a table of a capacity takes.
      *
      * @param capacity number of entries.
-     * @return bytes: {@code capacity x} {@link #ENTRY_LENGTH}, as a long (2^25 entries are already 2 GiB).
+     * @return bytes: {@code capacity x} ({@link #ENTRY_LENGTH} + {@link #IPV6_WORDS_LENGTH}), as a long (2^25
+     *     entries are already 2 GiB).
      */
     public static long bytesFor(final int capacity)
     {
-        return (long)capacity * ENTRY_LENGTH;
+        return (long)capacity * (ENTRY_LENGTH + IPV6_WORDS_LENGTH);
     }
 
     /**
@@ -84,6 +98,9 @@ public final class ConnectionTable extends ConnectionTableFields
      */
     public int find(final FlowKey key, final long hash, final long nowNs)
     {
+        final boolean ipv6 = key.length != FlowKey.IPV4_KEY_LENGTH;
+        final long wordA = ipv6 ? fold(key) : key.w0;
+        final long wordB = ipv6 ? key.w4 | KIND_IPV6 : key.w1 | KIND_IPV4;
         final int mask = indexMask;
         final int first = (int)hash & mask;
         int expired = -1;
@@ -93,16 +110,16 @@ public final class ConnectionTable extends ConnectionTableFields
         {
             final int i = (first + probe) & mask;
             final long at = entry(i);
-            final int length = UnsafeApi.getInt(at + KEY_LENGTH_OFFSET);
-            if (length == 0)
+            final long b = UnsafeApi.getLong(at + KEY_WORD_B_OFFSET);
+            if (b == 0)
             {
                 lastMissEvicts = false;
                 lastMissExpired = false;
                 return expired >= 0 ? markExpired(expired) : -(i + 1);
             }
             final long seen = UnsafeApi.getLong(at + LAST_SEEN_OFFSET);
-            final boolean live = nowNs - seen <= timeoutNs(UnsafeApi.getInt(at + PROTOCOL_OFFSET));
-            if (length == key.length && holds(at, key))
+            final boolean live = nowNs - seen <= timeoutNs((int)(b >>> PROTOCOL_SHIFT) & PROTOCOL_MASK);
+            if (b == wordB && UnsafeApi.getLong(at + KEY_WORD_A_OFFSET) == wordA && (!ipv6 || holdsIpv6(i, key)))
             {
                 if (live)
                 {
@@ -123,15 +140,20 @@ public final class ConnectionTable extends ConnectionTableFields
         return expired >= 0 ? markExpired(expired) : markEvicting(oldest);
     }
 
-    // Words past the key's length are zero in both key and entry: an IPv4 key compares two words.
-    private static boolean holds(final long at, final FlowKey key)
+    // Word A of an IPv6 key: a fold of its four address words, so that a probe over another IPv6 flow with the
+    // same ports rarely reads the second array. Only a filter: a hit always compares the four words themselves.
+    private static long fold(final FlowKey key)
     {
+        return key.w0 ^ Long.rotateLeft(key.w1, 16) ^ Long.rotateLeft(key.w2, 32) ^ Long.rotateLeft(key.w3, 48);
+    }
+
+    private boolean holdsIpv6(final int index, final FlowKey key)
+    {
+        final long at = ipv6Words(index);
         return UnsafeApi.getLong(at) == key.w0 &&
             UnsafeApi.getLong(at + 8) == key.w1 &&
-            (key.length == FlowKey.IPV4_KEY_LENGTH ||
             UnsafeApi.getLong(at + 16) == key.w2 &&
-            UnsafeApi.getLong(at + 24) == key.w3 &&
-            UnsafeApi.getLong(at + 32) == key.w4);
+            UnsafeApi.getLong(at + 24) == key.w3;
     }
 
     private int markEvicting(final int index)
@@ -151,7 +173,7 @@ public final class ConnectionTable extends ConnectionTableFields
      */
     public int warm(final long hash)
     {
-        return UnsafeApi.getInt(entry((int)hash & indexMask) + KEY_LENGTH_OFFSET);
+        return (int)UnsafeApi.getLong(entry((int)hash & indexMask) + KEY_WORD_B_OFFSET);
     }
 
     private int markExpired(final int index)
@@ -183,7 +205,7 @@ public final class ConnectionTable extends ConnectionTableFields
     public void insert(final int index, final FlowKey key, final int backend, final int generation, final long nowNs)
     {
         final long at = entry(index);
-        if (UnsafeApi.getInt(at + KEY_LENGTH_OFFSET) == 0)
+        if (UnsafeApi.getLong(at + KEY_WORD_B_OFFSET) == 0)
         {
             size++;
         }
@@ -197,16 +219,24 @@ public final class ConnectionTable extends ConnectionTableFields
         }
         lastMissEvicts = false;
         lastMissExpired = false;
-        UnsafeApi.putLong(at + KEY_WORD_0_OFFSET, key.w0);
-        UnsafeApi.putLong(at + 8, key.w1);
-        UnsafeApi.putLong(at + 16, key.w2);
-        UnsafeApi.putLong(at + 24, key.w3);
-        UnsafeApi.putLong(at + 32, key.w4);
+        if (key.length == FlowKey.IPV4_KEY_LENGTH)
+        {
+            UnsafeApi.putLong(at + KEY_WORD_A_OFFSET, key.w0);
+            UnsafeApi.putLong(at + KEY_WORD_B_OFFSET, key.w1 | KIND_IPV4);
+        }
+        else
+        {
+            final long words = ipv6Words(index);
+            UnsafeApi.putLong(words, key.w0);
+            UnsafeApi.putLong(words + 8, key.w1);
+            UnsafeApi.putLong(words + 16, key.w2);
+            UnsafeApi.putLong(words + 24, key.w3);
+            UnsafeApi.putLong(at + KEY_WORD_A_OFFSET, fold(key));
+            UnsafeApi.putLong(at + KEY_WORD_B_OFFSET, key.w4 | KIND_IPV6);
+        }
         UnsafeApi.putLong(at + LAST_SEEN_OFFSET, nowNs);
         UnsafeApi.putInt(at + BACKEND_OFFSET, backend);
         UnsafeApi.putInt(at + GENERATION_OFFSET, generation);
-        UnsafeApi.putInt(at + KEY_LENGTH_OFFSET, key.length);
-        UnsafeApi.putInt(at + PROTOCOL_OFFSET, key.protocol);
     }
 
     /**
@@ -264,6 +294,12 @@ public final class ConnectionTable extends ConnectionTableFields
         return address + (long)index * ENTRY_LENGTH;
     }
 
+    // Address of the IPv6 address words of entry index (0 <= index < capacity).
+    private long ipv6Words(final int index)
+    {
+        return ipv6Address + (long)index * IPV6_WORDS_LENGTH;
+    }
+
     private long timeoutNs(final int protocol)
     {
         return protocol == 6 ? tcpTimeoutNs : protocol == 17 ? udpTimeoutNs : otherTimeoutNs;
@@ -277,6 +313,17 @@ public final class ConnectionTable extends ConnectionTableFields
     public boolean hugePages()
     {
         return memory.hugePages();
+    }
+
+    /**
+     * Describes the table's memory for a start-up line: entries, size, and how much the kernel really put in huge
+     * pages ({@link HugePageMemory#describe()}), with the reason when not all of it.
+     *
+     * @return e.g. {@code "1048576 entries of 32 + 32 bytes, 64 MiB, all in 2 MiB pages"}.
+     */
+    public String describeMemory()
+    {
+        return capacity + " entries of " + ENTRY_LENGTH + " + " + IPV6_WORDS_LENGTH + " bytes, " + memory.describe();
     }
 
     /**

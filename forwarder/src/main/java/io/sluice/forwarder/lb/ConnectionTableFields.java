@@ -19,8 +19,10 @@ abstract class ConnectionTableFields extends ConnectionTableLhsPadding
     // Address of entry 0. The entries are always off-heap, so every access takes Unsafe's raw-address form: C2
     // compiles an access through UnsafeBuffer (whose base may be an array or null) with memory barriers around it,
     // which made it reload every field near it. Indexes are masked to the capacity and offsets are below
-    // ENTRY_LENGTH, so every access stays inside the entries.
+    // ENTRY_LENGTH (IPV6_WORDS_LENGTH), so every access stays inside the entries.
     final long address;
+    // Address of the IPv6 address words of entry 0: the second array, right after the first.
+    final long ipv6Address;
     final int capacity;
     final int indexMask;
     final long tcpTimeoutNs;
@@ -52,5 +54,6 @@ abstract class ConnectionTableFields extends ConnectionTableLhsPadding
         this.otherTimeoutNs = otherTimeoutNs;
         memory = HugePageMemory.allocate(ConnectionTable.bytesFor(capacity));
         address = memory.address();
+        ipv6Address = address + (long)capacity * ConnectionTable.ENTRY_LENGTH;
     }
 }

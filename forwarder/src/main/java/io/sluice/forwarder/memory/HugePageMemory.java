@@ -5,7 +5,11 @@ import jnr.ffi.annotations.IgnoreError;
 import org.agrona.BitUtil;
 import org.agrona.UnsafeApi;
 
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.lang.ref.Cleaner;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Off-heap memory for large tables, backed by transparent huge pages where the kernel offers them.
@@ -105,6 +109,124 @@ public final class HugePageMemory
     public long length()
     {
         return length;
+    }
+
+    /**
+     * Counts the bytes of this memory the kernel holds in transparent huge pages, from {@code /proc/self/smaps}
+     * (the {@code AnonHugePages} of every mapping that overlaps it, each counted at most up to the overlap): what
+     * {@link #hugePages()} only asked for. Reads a file of a few hundred kilobytes; for start-up checks, never
+     * for the hot path.
+     *
+     * @param smaps the smaps file ({@code /proc/self/smaps}).
+     * @return bytes in huge pages, 0 when none (or the file cannot be read: see {@link #hugePageBytes()}).
+     * @throws IOException when the file cannot be read.
+     */
+    public long hugePageBytes(final Path smaps) throws IOException
+    {
+        final long start = address;
+        final long end = address + length;
+        long total = 0;
+        long overlap = 0;
+        try (BufferedReader reader = Files.newBufferedReader(smaps))
+        {
+            for (String line = reader.readLine(); line != null; line = reader.readLine())
+            {
+                final int dash = line.indexOf('-');
+                final int space = line.indexOf(' ');
+                if (dash > 0 && space > dash && isHex(line, 0, dash))
+                {
+                    final long from = Long.parseUnsignedLong(line.substring(0, dash), 16);
+                    final long to = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
+                    overlap = Math.max(0, Math.min(to, end) - Math.max(from, start));
+                }
+                else if (overlap > 0 && line.startsWith("AnonHugePages:"))
+                {
+                    final String kib = line.substring("AnonHugePages:".length()).replace("kB", "").trim();
+                    total += Math.min(overlap, Long.parseLong(kib) * 1024);
+                }
+            }
+        }
+        return total;
+    }
+
+    /**
+     * {@link #hugePageBytes(Path)} of {@code /proc/self/smaps}, or -1 when it cannot be read (not Linux).
+     *
+     * @return bytes in huge pages, or -1 when unknown.
+     */
+    public long hugePageBytes()
+    {
+        try
+        {
+            return hugePageBytes(Path.of("/proc/self/smaps"));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return -1;
+        }
+    }
+
+    /**
+     * Describes where the memory lies, for a start-up line: its size and how much of it is in huge pages, and when
+     * not all of it is, why that may be (THP mode, madvise refused, the kernel found no free huge pages).
+     *
+     * @return e.g. {@code "64 MiB, all in 2 MiB pages"}.
+     */
+    public String describe()
+    {
+        final long huge = hugePageBytes();
+        final String size = (length >> 20) + " MiB";
+        if (huge >= length - length % HUGE_PAGE && huge > 0)
+        {
+            return size + ", all in 2 MiB pages";
+        }
+        final String why;
+        if (length < HUGE_PAGE)
+        {
+            return size + ", in 4 KiB pages (smaller than a huge page)";
+        }
+        else if (LIBC == null)
+        {
+            why = "no madvise (-Dsluice.hugepages=false, or libc not found)";
+        }
+        else if (!hugePages)
+        {
+            why = "madvise(MADV_HUGEPAGE) failed (transparent huge pages " + thpMode() + ")";
+        }
+        else
+        {
+            why = "the kernel gave 4 KiB pages (transparent huge pages " + thpMode() +
+                "; fragmented memory, see /proc/buddyinfo)";
+        }
+        return size + ", " + (huge < 0 ? "unknown" : (huge >> 20) + " MiB") + " in 2 MiB pages: NOT all in huge " +
+            "pages, expect TLB misses: " + why;
+    }
+
+    private static String thpMode()
+    {
+        try
+        {
+            final String modes = Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled")).trim();
+            final int open = modes.indexOf('[');
+            final int close = modes.indexOf(']');
+            return open >= 0 && close > open ? "'" + modes.substring(open + 1, close) + "'" : "'" + modes + "'";
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return "mode unknown";
+        }
+    }
+
+    private static boolean isHex(final String line, final int from, final int to)
+    {
+        for (int i = from; i < to; i++)
+        {
+            if (Character.digit(line.charAt(i), 16) < 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -166,6 +166,30 @@ class ForwarderLifecycleTest
     }
 
     /**
+     * Each worker says at start what the kernel really gave its connection table: the size, and all of it in huge
+     * pages, or how much is not and why (counted from the process's smaps, not just the madvise result).
+     */
+    @Test
+    void eachWorkerSaysWhetherItsConnectionTableIsInHugePages() throws IOException
+    {
+        final NodeSpec spec = pcapNode().idleStrategy("backoff");
+        final ForwarderProcess forwarder = forwarders.start(spec, dir);
+        forwarder.waitUntil("the table line", () -> forwarder.stdout().contains("rx-worker-0: connection table "));
+        final String line = forwarder.stdout().lines().filter(l -> l.contains("rx-worker-0: connection table "))
+            .findFirst().orElseThrow();
+        assertTrue(line.matches("  rx-worker-0: connection table [0-9]+ entries of 32 \\+ 32 bytes, [0-9]+ MiB, " +
+            "(all in 2 MiB pages|in 4 KiB pages \\(smaller than a huge page\\)|" +
+            "[0-9]+ MiB in 2 MiB pages: NOT all in huge pages, expect TLB misses: .+)"), line);
+        final String thp = Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled"));
+        if (thp.contains("[never]"))
+        {
+            assertTrue(line.contains("NOT all in huge pages") && line.contains("'never'"), line);
+        }
+        forwarder.stop();
+        assertTrue(forwarder.stdout().contains("forwarder: stopped cleanly"), forwarder.output());
+    }
+
+    /**
      * Under {@code taskset -c 0} the JVM sees one processor, but the machine has two cores: a worker on core 1 is
      * the machine's, and it pins there (widening the affinity the process started with, as with isolcpus).
      */
