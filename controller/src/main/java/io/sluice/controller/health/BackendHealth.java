@@ -1,5 +1,6 @@
 package io.sluice.controller.health;
 
+import io.sluice.controller.health.check.CheckResult;
 import java.util.Objects;
 
 /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.controller.health.check.CheckResult;
 import org.junit.jupiter.api.Test;
 
 class BackendHealthTest {

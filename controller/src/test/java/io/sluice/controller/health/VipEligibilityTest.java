@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import io.sluice.controller.health.check.CheckResult;
 import org.junit.jupiter.api.Test;
 
 class VipEligibilityTest {

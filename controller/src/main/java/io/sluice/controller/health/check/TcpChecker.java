@@ -1,4 +1,4 @@
-package io.sluice.controller.health;
+package io.sluice.controller.health.check;
 
 import io.sluice.common.config.IpLiterals;
 import java.io.IOException;
@@ -8,7 +8,7 @@ import java.net.Socket;
 import java.time.Duration;
 
 /** Checks a backend by opening a TCP connection to it within a timeout, then closing it. */
-public final class TcpChecker {
+public final class TcpChecker implements BackendChecker {
     private final InetSocketAddress target;
     private final int timeoutMs;
 
@@ -29,6 +29,7 @@ public final class TcpChecker {
     }
 
     /** Connects once; passes with detail "connected" or fails with what went wrong. Never throws for I/O. */
+    @Override
     public CheckResult check() {
         long start = System.nanoTime();
         try (Socket socket = new Socket()) {

@@ -1,4 +1,4 @@
-package io.sluice.controller.health;
+package io.sluice.controller.health.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

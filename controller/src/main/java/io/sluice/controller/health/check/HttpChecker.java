@@ -1,4 +1,4 @@
-package io.sluice.controller.health;
+package io.sluice.controller.health.check;
 
 import io.sluice.common.config.HealthCheckConfig;
 import io.sluice.common.config.HttpStatuses;
@@ -24,7 +24,7 @@ import java.util.Objects;
  * nothing is pooled between checks (a check must open its own connection, as a client would), and only the status
  * line is read.
  */
-public final class HttpChecker {
+public final class HttpChecker implements BackendChecker {
     private static final int MAX_STATUS_LINE = 1024;
 
     private final InetSocketAddress target;
@@ -68,6 +68,7 @@ public final class HttpChecker {
     }
 
     /** Sends one GET; passes or fails with detail "HTTP 500" or what went wrong. Never throws for I/O. */
+    @Override
     public CheckResult check() {
         long start = System.nanoTime();
         long deadline = start + timeoutMs * 1_000_000L;

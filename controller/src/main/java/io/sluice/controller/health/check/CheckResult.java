@@ -1,4 +1,4 @@
-package io.sluice.controller.health;
+package io.sluice.controller.health.check;
 
 import java.util.Objects;
 

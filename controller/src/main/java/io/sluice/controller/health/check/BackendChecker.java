@@ -1,6 +1,4 @@
-package io.sluice.controller.monitor;
-
-import io.sluice.controller.health.CheckResult;
+package io.sluice.controller.health.check;
 
 /**
  * Checks one backend once. Implementations do I/O and may block up to their time-out; they never throw for I/O.

@@ -1,4 +1,4 @@
-package io.sluice.controller.health;
+package io.sluice.controller.health.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +9,9 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import io.sluice.controller.health.BackendHealth;
+import io.sluice.controller.health.FlapDamping;
+import io.sluice.controller.health.Transition;
 import org.junit.jupiter.api.Test;
 
 /** Runs {@link TcpChecker} against real sockets on 127.0.0.1. */
