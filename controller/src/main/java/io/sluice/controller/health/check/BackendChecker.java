@@ -1,7 +1,8 @@
 package io.sluice.controller.health.check;
 
 /**
- * Checks one backend once. Implementations do I/O and may block up to their time-out; they never throw for I/O.
+ * Checks one backend once: {@link HttpChecker} and {@link TcpChecker}, picked from the configuration by
+ * {@link Checkers}. Implementations do I/O and may block up to their time-out; they never throw for I/O.
  */
 @FunctionalInterface
 public interface BackendChecker

@@ -8,29 +8,37 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 
 /** Names a failed check's exception the way an operator reads it: "connect refused", "timeout after 2000 ms". */
-final class Failures {
-    private Failures() {
+final class Failures
+{
+    private Failures()
+    {
     }
 
-    static String describe(IOException e, long timeoutMs) {
-        if (e instanceof SocketTimeoutException) {
+    static String describe(final IOException ex, final long timeoutMs)
+    {
+        if (ex instanceof SocketTimeoutException)
+        {
             return "timeout after " + timeoutMs + " ms";
         }
-        if (e instanceof ConnectException) {
-            String message = e.getMessage();
-            return message != null && message.toLowerCase().contains("timed out")
-                ? "timeout after " + timeoutMs + " ms" : "connect refused";
+        if (ex instanceof ConnectException)
+        {
+            final String message = ex.getMessage();
+            return message != null && message.toLowerCase().contains("timed out") ?
+                "timeout after " + timeoutMs + " ms" : "connect refused";
         }
-        if (e instanceof NoRouteToHostException) {
+        if (ex instanceof NoRouteToHostException)
+        {
             return "no route to host";
         }
-        if (e instanceof PortUnreachableException) {
+        if (ex instanceof PortUnreachableException)
+        {
             return "port unreachable";
         }
-        if (e instanceof SocketException && e.getMessage() != null
-            && e.getMessage().toLowerCase().contains("reset")) {
+        if (ex instanceof SocketException && ex.getMessage() != null &&
+            ex.getMessage().toLowerCase().contains("reset"))
+        {
             return "connection reset";
         }
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage());
     }
 }
