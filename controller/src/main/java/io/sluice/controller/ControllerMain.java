@@ -11,9 +11,10 @@ import io.sluice.controller.announce.RouteSpeaker;
 import io.sluice.common.config.Durations;
 import io.sluice.controller.bgp.ExaBgpRouteSpeaker;
 import io.sluice.controller.health.HealthCheckRunner;
+import io.sluice.controller.http.ControllerRoutes;
 import io.sluice.controller.liveness.CountersObserver;
 import io.sluice.controller.liveness.ForwarderLiveness;
-import io.sluice.controller.metrics.MetricsServer;
+import io.sluice.controller.http.ControllerHttpServer;
 import io.sluice.controller.channel.ForwarderSession;
 import io.sluice.controller.health.HealthMonitor;
 import io.sluice.controller.operator.ActionToken;
@@ -133,10 +134,10 @@ public final class ControllerMain
             CloseHelper.closeAll(agent::onClose, speaker);
             return 1;
         }
-        final MetricsServer http;
+        final ControllerHttpServer http;
         try
         {
-            http = ControllerHttp.start(config, agent, token);
+            http = ControllerRoutes.start(config, agent, token);
         }
         catch (final IOException ex)
         {

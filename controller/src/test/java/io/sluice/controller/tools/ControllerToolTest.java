@@ -2,7 +2,7 @@ package io.sluice.controller.tools;
 
 import io.sluice.common.config.IpLiterals;
 import io.sluice.common.config.MetricsConfig;
-import io.sluice.controller.metrics.MetricsServer;
+import io.sluice.controller.http.ControllerHttpServer;
 import io.sluice.controller.operator.ActionToken;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,7 +35,7 @@ class ControllerToolTest
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final List<String> requests = new CopyOnWriteArrayList<>();
-    private MetricsServer server;
+    private ControllerHttpServer server;
 
     @AfterEach
     void stop()
@@ -73,23 +73,23 @@ class ControllerToolTest
     private Path startController() throws IOException
     {
         final ActionToken token = ActionToken.create(nodeDirectory());
-        server = MetricsServer.start(new MetricsConfig(IpLiterals.parse("127.0.0.1"), 0), () -> "", Map.of(
+        server = ControllerHttpServer.start(new MetricsConfig(IpLiterals.parse("127.0.0.1"), 0), () -> "", Map.of(
             "/status", (method, query) ->
             {
                 requests.add(method + " /status " + query);
-                return MetricsServer.Response.text(200, "node lb1\n");
+                return ControllerHttpServer.Response.text(200, "node lb1\n");
             },
             "/drain", (method, query) ->
             {
                 requests.add(method + " /drain " + query);
                 return query.get("backend").equals("be9") ?
-                    MetricsServer.Response.text(404, "VIP web has no backend 'be9'\n") :
-                    MetricsServer.Response.text(200, "VIP web backend be1: drained\n");
+                    ControllerHttpServer.Response.text(404, "VIP web has no backend 'be9'\n") :
+                    ControllerHttpServer.Response.text(200, "VIP web backend be1: drained\n");
             },
             "/set-weight", (method, query) ->
             {
                 requests.add(method + " /set-weight " + query);
-                return MetricsServer.Response.text(200, "ok\n");
+                return ControllerHttpServer.Response.text(200, "ok\n");
             }), token::admits);
         return config(server.address().getPort());
     }

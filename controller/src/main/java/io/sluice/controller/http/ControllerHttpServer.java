@@ -1,4 +1,4 @@
-package io.sluice.controller.metrics;
+package io.sluice.controller.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * operator actions) as {@link Route routes}. Unknown paths get 404, other methods 405; a supplier or route that
  * throws gives 500 for that request and the server keeps serving.
  */
-public final class MetricsServer implements AutoCloseable
+public final class ControllerHttpServer implements AutoCloseable
 {
     /**
      * The path Prometheus scrapes.
@@ -80,7 +80,7 @@ public final class MetricsServer implements AutoCloseable
     private final Predicate<String> authorization;
     private boolean closed;
 
-    private MetricsServer(final HttpServer server, final ExecutorService executor, final Supplier<String> body,
+    private ControllerHttpServer(final HttpServer server, final ExecutorService executor, final Supplier<String> body,
         final Map<String, Route> routes, final Predicate<String> authorization)
     {
         this.server = server;
@@ -98,7 +98,7 @@ public final class MetricsServer implements AutoCloseable
      * @return the running server.
      * @throws IOException when the address cannot be bound.
      */
-    public static MetricsServer start(final MetricsConfig config, final Supplier<String> body) throws IOException
+    public static ControllerHttpServer start(final MetricsConfig config, final Supplier<String> body) throws IOException
     {
         return start(config, body, Map.of());
     }
@@ -112,7 +112,7 @@ public final class MetricsServer implements AutoCloseable
      * @return the running server.
      * @throws IOException when the address cannot be bound.
      */
-    public static MetricsServer start(final MetricsConfig config, final Supplier<String> body,
+    public static ControllerHttpServer start(final MetricsConfig config, final Supplier<String> body,
         final Map<String, Route> routes) throws IOException
     {
         return start(config, body, routes, null);
@@ -131,7 +131,7 @@ public final class MetricsServer implements AutoCloseable
      * @return the running server.
      * @throws IOException when the address cannot be bound.
      */
-    public static MetricsServer start(final MetricsConfig config, final Supplier<String> body,
+    public static ControllerHttpServer start(final MetricsConfig config, final Supplier<String> body,
         final Map<String, Route> routes, final Predicate<String> authorization) throws IOException
     {
         Objects.requireNonNull(body, "body");
@@ -142,7 +142,7 @@ public final class MetricsServer implements AutoCloseable
             thread.setDaemon(true);
             return thread;
         });
-        final MetricsServer metrics = new MetricsServer(server, executor, body, Map.copyOf(routes), authorization);
+        final ControllerHttpServer metrics = new ControllerHttpServer(server, executor, body, Map.copyOf(routes), authorization);
         server.createContext("/", metrics::handle);
         server.setExecutor(executor);
         server.start();

@@ -1,13 +1,13 @@
-package io.sluice.controller;
+package io.sluice.controller.http;
 
 import io.sluice.common.config.NodeConfig;
+import io.sluice.controller.ControllerAgent;
 import io.sluice.common.counters.CountersFileHeader;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.controller.metrics.BuildInfoCollector;
 import io.sluice.controller.metrics.ControllerStatusCollector;
 import io.sluice.controller.metrics.ForwarderCountersCollector;
 import io.sluice.controller.metrics.MetricsExposition;
-import io.sluice.controller.metrics.MetricsServer;
 import io.sluice.controller.operator.ActionToken;
 import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.status.NodeStatus;
@@ -34,21 +34,21 @@ import java.util.function.Supplier;
  * The actions need {@code Authorization: Bearer <token>} with the token of {@link ActionToken} (401 without it);
  * metrics and status are open to whoever reaches the address.
  */
-final class ControllerHttp
+public final class ControllerRoutes
 {
     /** How long an operator action waits for the agent. */
     static final long ACTION_TIMEOUT_MS = 5_000;
 
-    private ControllerHttp()
+    private ControllerRoutes()
     {
     }
 
-    static MetricsServer start(final NodeConfig config, final ControllerAgent agent, final ActionToken token)
+    public static ControllerHttpServer start(final NodeConfig config, final ControllerAgent agent, final ActionToken token)
         throws IOException
     {
         final Path countersPath = config.nodeDirectory().resolve(CountersFileHeader.FILE_NAME);
         final PrometheusRegistry registry = registry(countersPath, agent::status);
-        return MetricsServer.start(config.controller().metrics(), () -> MetricsExposition.text(registry.scrape()),
+        return ControllerHttpServer.start(config.controller().metrics(), () -> MetricsExposition.text(registry.scrape()),
             Map.of(
                 "/status", (method, query) -> status(method, query, agent.status()),
                 "/drain", (method, query) -> action(agent, method, query, OperatorRequest.Action.DRAIN),
@@ -70,33 +70,33 @@ final class ControllerHttp
         return registry;
     }
 
-    private static MetricsServer.Response status(
+    private static ControllerHttpServer.Response status(
         final String method, final Map<String, String> query, final NodeStatus status)
     {
         if (!"GET".equals(method))
         {
-            return MetricsServer.Response.text(405, "method not allowed: use GET\n");
+            return ControllerHttpServer.Response.text(405, "method not allowed: use GET\n");
         }
         if ("json".equals(query.get("format")))
         {
-            return new MetricsServer.Response(200, "application/json", StatusRenderer.json(status));
+            return new ControllerHttpServer.Response(200, "application/json", StatusRenderer.json(status));
         }
-        return MetricsServer.Response.text(200, StatusRenderer.text(status));
+        return ControllerHttpServer.Response.text(200, StatusRenderer.text(status));
     }
 
-    private static MetricsServer.Response action(final ControllerAgent agent, final String method,
+    private static ControllerHttpServer.Response action(final ControllerAgent agent, final String method,
         final Map<String, String> query, final OperatorRequest.Action action)
     {
         if (!"POST".equals(method))
         {
-            return MetricsServer.Response.text(405, "method not allowed: use POST\n");
+            return ControllerHttpServer.Response.text(405, "method not allowed: use POST\n");
         }
         final boolean reload = action == OperatorRequest.Action.RELOAD;
         final String vip = reload ? "" : query.get("vip");
         final String backend = reload ? "" : query.get("backend");
         if (vip == null || backend == null)
         {
-            return MetricsServer.Response.text(400, "vip and backend are required\n");
+            return ControllerHttpServer.Response.text(400, "vip and backend are required\n");
         }
         int weight = 0;
         if (action == OperatorRequest.Action.SET_WEIGHT)
@@ -107,28 +107,28 @@ final class ControllerHttp
             }
             catch (final NumberFormatException ex)
             {
-                return MetricsServer.Response.text(400, "weight must be a whole number 0..65535\n");
+                return ControllerHttpServer.Response.text(400, "weight must be a whole number 0..65535\n");
             }
         }
         try
         {
             final OperatorRequest.Reply reply = agent.submit(new OperatorRequest(action, vip, backend, weight))
                 .get(ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            return MetricsServer.Response.text(reply.accepted() ? 200 : reload ? 409 : 404, reply.message() + "\n");
+            return ControllerHttpServer.Response.text(reply.accepted() ? 200 : reload ? 409 : 404, reply.message() + "\n");
         }
         catch (final TimeoutException ex)
         {
-            return MetricsServer.Response.text(503, "the controller did not answer within " + ACTION_TIMEOUT_MS +
+            return ControllerHttpServer.Response.text(503, "the controller did not answer within " + ACTION_TIMEOUT_MS +
                 " ms\n");
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            return MetricsServer.Response.text(503, "interrupted\n");
+            return ControllerHttpServer.Response.text(503, "interrupted\n");
         }
         catch (final ExecutionException ex)
         {
-            return MetricsServer.Response.text(500, "failed: " + ex.getCause() + "\n");
+            return ControllerHttpServer.Response.text(500, "failed: " + ex.getCause() + "\n");
         }
     }
 }
