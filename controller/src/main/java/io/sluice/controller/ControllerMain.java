@@ -137,7 +137,7 @@ public final class ControllerMain
         final ControllerHttpServer http;
         try
         {
-            http = ControllerRoutes.start(config, agent, token);
+            http = ControllerRoutes.start(config, agent::status, agent::submit, token);
         }
         catch (final IOException ex)
         {

@@ -9,8 +9,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +85,81 @@ class ControllerProcessTest
         stop();
         assertFalse(Files.exists(nodeDir), "node directory left behind\n" + output());
         assertEquals("another node's file", Files.readString(other));
+    }
+
+    @Test
+    void refusedReloadIsAConflictAndSluiceReloadFailsWithTheReason() throws Exception
+    {
+        final String node = "ctl-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFFFFFFL);
+        final Path nodeDir = dir.resolve("shm/sluice").resolve(node);
+        final Path config = dir.resolve("node.yaml");
+        final int port = freePort();
+        Files.writeString(config, reloadConfig(node, port, "drain_time: 100ms"));
+        start(config);
+        awaitFile(nodeDir.resolve(ActionToken.FILE_NAME));
+        final String token = ActionToken.read(nodeDir);
+
+        final HttpResponse<String> same = postReload(port, token);
+        assertEquals(200, same.statusCode(), same.body());
+        assertTrue(same.body().contains("no change"), same.body());
+
+        // A file that does not load: refused, nothing changed.
+        Files.writeString(config, reloadConfig(node, port, "drian_time: 100ms"));
+        final HttpResponse<String> typo = postReload(port, token);
+        assertEquals(409, typo.statusCode(), typo.body());
+        assertTrue(typo.body().startsWith("reload refused, nothing changed: "), typo.body());
+        assertTrue(typo.body().contains("drian_time"), typo.body());
+
+        // A change only a restart applies: refused, and `sluice reload` (ControllerTool) fails with the reason.
+        Files.writeString(config, reloadConfig(node, port, "drain_time: 200ms"));
+        final HttpResponse<String> restart = postReload(port, token);
+        assertEquals(409, restart.statusCode(), restart.body());
+        assertTrue(restart.body().contains("drain_time"), restart.body());
+        final List<String> command = SluiceJvm.command();
+        command.addAll(List.of("-Xmx64m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+            "io.sluice.controller.tools.ControllerTool", "reload", "--config", config.toString()));
+        final Process tool = new ProcessBuilder(command).redirectOutput(dir.resolve("tool-stdout.txt").toFile())
+            .redirectError(dir.resolve("tool-stderr.txt").toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        if (!tool.waitFor(TIMEOUT_MS, TimeUnit.MILLISECONDS))
+        {
+            tool.destroyForcibly();
+            fail("sluice reload did not finish\n" + output());
+        }
+        final String toolErr = Files.readString(dir.resolve("tool-stderr.txt"));
+        assertEquals(1, tool.exitValue(), toolErr);
+        assertEquals(restart.body(), toolErr);
+        assertEquals("", Files.readString(dir.resolve("tool-stdout.txt")));
+
+        Files.writeString(config, reloadConfig(node, port, "drain_time: 100ms"));
+        assertEquals(200, postReload(port, token).statusCode());
+        stop();
+        assertTrue(Files.readString(dir.resolve("stdout.txt")).contains("controller: reload refused: "), output());
+    }
+
+    private String reloadConfig(final String node, final int port, final String drainTime)
+    {
+        return """
+            node: {name: %s}
+            forwarder:
+              eal_args: ["--no-huge", "-m", "128", "--vdev=net_null0"]
+              ports: [{name: net_null0}]
+              workers: [{core: 0, rx_port: net_null0}]
+              next_hop_mac: "02:00:00:00:00:fe"
+              tunnel_source_v4: 10.0.0.1
+              counters_dir: "%s"
+            controller:
+              %s
+              metrics: {address: 127.0.0.1, port: %d}
+            """.formatted(node, dir.resolve("shm/sluice"), drainTime, port);
+    }
+
+    private static HttpResponse<String> postReload(final int port, final String token) throws Exception
+    {
+        final HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/reload"))
+            .timeout(Duration.ofSeconds(10)).header("Authorization", ActionToken.header(token))
+            .POST(HttpRequest.BodyPublishers.noBody()).build();
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     private void start(final Path config) throws IOException

@@ -18,10 +18,12 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Serves {@code GET /metrics} over HTTP with the JDK's built-in server: the body comes from a supplier (usually
- * {@link MetricsExposition}) on every scrape. The controller adds its other endpoints ({@code /status}, the
- * operator actions) as {@link Route routes}. Unknown paths get 404, other methods 405; a supplier or route that
- * throws gives 500 for that request and the server keeps serving.
+ * The controller's HTTP server, on the JDK's built-in server with one thread: {@code GET /metrics}, whose body comes
+ * from a supplier ({@link io.sluice.controller.metrics.MetricsExposition}) on every scrape, and the
+ * {@link Route routes} {@link ControllerRoutes} defines ({@code /status}, the operator actions), with the bearer
+ * token check in front of every route called with another method than GET. Unknown paths get 404, other methods
+ * on {@code /metrics} 405; a supplier or route that throws gives 500 for that request and the server keeps
+ * serving.
  */
 public final class ControllerHttpServer implements AutoCloseable
 {
@@ -138,15 +140,16 @@ public final class ControllerHttpServer implements AutoCloseable
         final HttpServer server = HttpServer.create(new InetSocketAddress(config.address(), config.port()), 0);
         final ExecutorService executor = Executors.newSingleThreadExecutor(runnable ->
         {
-            final Thread thread = new Thread(runnable, "metrics-http");
+            final Thread thread = new Thread(runnable, "controller-http");
             thread.setDaemon(true);
             return thread;
         });
-        final ControllerHttpServer metrics = new ControllerHttpServer(server, executor, body, Map.copyOf(routes), authorization);
-        server.createContext("/", metrics::handle);
+        final ControllerHttpServer http =
+            new ControllerHttpServer(server, executor, body, Map.copyOf(routes), authorization);
+        server.createContext("/", http::handle);
         server.setExecutor(executor);
         server.start();
-        return metrics;
+        return http;
     }
 
     /**
