@@ -41,8 +41,7 @@ class ControllerPackagesTest
         Map.entry("reload", Set.of("health", "operator", "bgp")),
         Map.entry("status", Set.of()),
         Map.entry("metrics", Set.of("status")),
-        Map.entry("http", Set.of("metrics", "operator", "status")),
-        Map.entry("tools", Set.of("operator")));
+        Map.entry("http", Set.of("metrics", "operator", "status")));
 
     @Test
     void packagesUseOnlyWhatTheMapAllows() throws IOException
