@@ -96,7 +96,9 @@ class ControllerProcessTest
         final int port = freePort();
         Files.writeString(config, reloadConfig(node, port, "drain_time: 100ms"));
         start(config);
+        // The token is written before the HTTP server binds; the start-up line comes after it listens.
         awaitFile(nodeDir.resolve(ActionToken.FILE_NAME));
+        awaitOutput("metrics and status on http://127.0.0.1:" + port);
         final String token = ActionToken.read(nodeDir);
 
         final HttpResponse<String> same = postReload(port, token);
@@ -180,6 +182,23 @@ class ControllerProcessTest
             if (System.nanoTime() - deadline > 0)
             {
                 fail("no " + file + " after " + TIMEOUT_MS + " ms\n" + output());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private void awaitOutput(final String text) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+        while (!Files.readString(dir.resolve("stdout.txt")).contains(text))
+        {
+            if (!process.isAlive())
+            {
+                fail("the controller exited with " + process.exitValue() + "\n" + output());
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("no \"" + text + "\" after " + TIMEOUT_MS + " ms\n" + output());
             }
             Thread.sleep(20);
         }
