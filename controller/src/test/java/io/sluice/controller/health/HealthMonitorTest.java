@@ -1,4 +1,4 @@
-package io.sluice.controller.monitor;
+package io.sluice.controller.health;
 
 import io.sluice.common.Vip;
 import io.sluice.common.config.BackendConfig;
@@ -9,7 +9,7 @@ import io.sluice.common.config.IpLiterals;
 import io.sluice.common.config.TransportProtocol;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand.SetBackendHealth;
-import io.sluice.controller.health.CheckResult;
+import io.sluice.controller.health.check.CheckResult;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;

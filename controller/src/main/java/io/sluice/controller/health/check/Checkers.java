@@ -1,10 +1,8 @@
-package io.sluice.controller.monitor;
+package io.sluice.controller.health.check;
 
 import io.sluice.common.config.BackendConfig;
 import io.sluice.common.config.HealthCheckConfig;
 import io.sluice.common.config.VipConfig;
-import io.sluice.controller.health.HttpChecker;
-import io.sluice.controller.health.TcpChecker;
 
 import java.time.Duration;
 
@@ -33,15 +31,9 @@ public final class Checkers
         switch (check.type())
         {
             case HTTP:
-            {
-                final HttpChecker checker = new HttpChecker(ip, port, check.path(), timeout, check.expectStatus());
-                return checker::check;
-            }
+                return new HttpChecker(ip, port, check.path(), timeout, check.expectStatus());
             case TCP:
-            {
-                final TcpChecker checker = new TcpChecker(ip, port, timeout);
-                return checker::check;
-            }
+                return new TcpChecker(ip, port, timeout);
             default:
                 throw new IllegalArgumentException("unknown health check type " + check.type());
         }

@@ -1,4 +1,4 @@
-package io.sluice.controller.health;
+package io.sluice.controller.health.check;
 
 import io.sluice.common.config.HealthCheckConfig;
 import io.sluice.common.config.HttpStatuses;
@@ -24,7 +24,8 @@ import java.util.Objects;
  * nothing is pooled between checks (a check must open its own connection, as a client would), and only the status
  * line is read.
  */
-public final class HttpChecker {
+public final class HttpChecker implements BackendChecker
+{
     private static final int MAX_STATUS_LINE = 1024;
 
     private final InetSocketAddress target;
@@ -42,81 +43,105 @@ public final class HttpChecker {
      * @param timeout  the budget for connect and response together
      * @param expected the statuses that pass
      */
-    public HttpChecker(String ip, int port, String path, Duration timeout, HttpStatuses expected) {
-        InetAddress address = IpLiterals.parse(ip);
-        if (port < 1 || port > 65535) {
+    public HttpChecker(final String ip, final int port, final String path, final Duration timeout,
+        final HttpStatuses expected)
+    {
+        final InetAddress address = IpLiterals.parse(ip);
+        if (port < 1 || port > 65535)
+        {
             throw new IllegalArgumentException("port outside 1..65535: " + port);
         }
-        if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= ' ' || c >= 0x7f)) {
+        if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= ' ' || c >= 0x7f))
+        {
             throw new IllegalArgumentException("path must start with '/' and hold no spaces or controls: " + path);
         }
         this.target = new InetSocketAddress(address, port);
         this.path = path;
         this.timeoutMs = Checks.timeoutMs(timeout);
         this.expected = Objects.requireNonNull(expected, "expected");
-        String host = address instanceof Inet6Address ? "[" + address.getHostAddress() + "]" : address.getHostAddress();
-        this.request = ("GET " + path + " HTTP/1.1\r\n"
-            + "Host: " + host + ":" + port + "\r\n"
-            + "User-Agent: sluice-health-check\r\n"
-            + "Connection: close\r\n"
-            + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        final String host = address instanceof Inet6Address ?
+            "[" + address.getHostAddress() + "]" : address.getHostAddress();
+        this.request = ("GET " + path + " HTTP/1.1\r\n" +
+            "Host: " + host + ":" + port + "\r\n" +
+            "User-Agent: sluice-health-check\r\n" +
+            "Connection: close\r\n" +
+            "\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Creates a checker that expects 200-399. */
-    public HttpChecker(String ip, int port, String path, Duration timeout) {
+    public HttpChecker(final String ip, final int port, final String path, final Duration timeout)
+    {
         this(ip, port, path, timeout, HealthCheckConfig.DEFAULT_EXPECT_STATUS);
     }
 
-    /** Sends one GET; passes or fails with detail "HTTP 500" or what went wrong. Never throws for I/O. */
-    public CheckResult check() {
-        long start = System.nanoTime();
-        long deadline = start + timeoutMs * 1_000_000L;
-        try (Socket socket = new Socket()) {
+    /**
+     * Sends one GET; passes or fails with detail "HTTP 500" or what went wrong. Never throws for I/O.
+     *
+     * @return the result, with the status or the failure as its detail.
+     */
+    @Override
+    public CheckResult check()
+    {
+        final long start = System.nanoTime();
+        final long deadline = start + timeoutMs * 1_000_000L;
+        try (Socket socket = new Socket())
+        {
             socket.connect(target, timeoutMs);
-            OutputStream out = socket.getOutputStream();
+            final OutputStream out = socket.getOutputStream();
             out.write(request);
             out.flush();
-            int status = readStatus(socket, deadline);
-            long latency = System.nanoTime() - start;
-            if (status < 0) {
+            final int status = readStatus(socket, deadline);
+            final long latency = System.nanoTime() - start;
+            if (status < 0)
+            {
                 return CheckResult.fail("malformed response", latency);
             }
-            String detail = "HTTP " + status;
+            final String detail = "HTTP " + status;
             return expected.contains(status) ? CheckResult.pass(detail, latency) : CheckResult.fail(detail, latency);
-        } catch (IOException e) {
-            return CheckResult.fail(Failures.describe(e, timeoutMs), System.nanoTime() - start);
+        }
+        catch (final IOException ex)
+        {
+            return CheckResult.fail(Failures.describe(ex, timeoutMs), System.nanoTime() - start);
         }
     }
 
     /** Reads the status line before the deadline; returns the status or -1 if it is not HTTP. */
-    private static int readStatus(Socket socket, long deadline) throws IOException {
-        InputStream in = new BufferedInputStream(socket.getInputStream(), 256);
-        byte[] line = new byte[MAX_STATUS_LINE];
+    private static int readStatus(final Socket socket, final long deadline) throws IOException
+    {
+        final InputStream in = new BufferedInputStream(socket.getInputStream(), 256);
+        final byte[] line = new byte[MAX_STATUS_LINE];
         int length = 0;
-        while (length < line.length) {
-            long remainingMs = (deadline - System.nanoTime()) / 1_000_000L;
-            if (remainingMs < 1) {
+        while (length < line.length)
+        {
+            final long remainingMs = (deadline - System.nanoTime()) / 1_000_000L;
+            if (remainingMs < 1)
+            {
                 throw new SocketTimeoutException("deadline passed");
             }
-            socket.setSoTimeout((int) Math.min(remainingMs, Integer.MAX_VALUE));
-            int b = in.read();
-            if (b < 0 || b == '\n') {
+            socket.setSoTimeout((int)Math.min(remainingMs, Integer.MAX_VALUE));
+            final int b = in.read();
+            if (b < 0 || b == '\n')
+            {
                 break;
             }
-            line[length++] = (byte) b;
+            line[length++] = (byte)b;
         }
         return parseStatus(new String(line, 0, length, StandardCharsets.US_ASCII));
     }
 
     // RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ]
-    static int parseStatus(String statusLine) {
-        if (!statusLine.startsWith("HTTP/1.") || statusLine.length() < 12 || statusLine.charAt(8) != ' ') {
+    static int parseStatus(final String statusLine)
+    {
+        if (!statusLine.startsWith("HTTP/1.") || statusLine.length() < 12 || statusLine.charAt(8) != ' ')
+        {
             return -1;
         }
         int status = 0;
-        for (int i = 9; i < 12; i++) {
-            char c = statusLine.charAt(i);
-            if (c < '0' || c > '9') {
+        for (int i = 9; i < 12; i++)
+        {
+            final char c = statusLine.charAt(i);
+            if (c < '0' || c > '9')
+            {
                 return -1;
             }
             status = status * 10 + (c - '0');
@@ -125,8 +150,9 @@ public final class HttpChecker {
     }
 
     @Override
-    public String toString() {
-        return "http://" + target.getAddress().getHostAddress() + ":" + target.getPort() + path
-            + " expect " + expected;
+    public String toString()
+    {
+        return "http://" + target.getAddress().getHostAddress() + ":" + target.getPort() + path +
+            " expect " + expected;
     }
 }

@@ -1,4 +1,4 @@
-package io.sluice.controller.health;
+package io.sluice.controller.health.check;
 
 import java.util.Objects;
 
@@ -9,18 +9,22 @@ import java.util.Objects;
  * @param detail    what happened, short enough for a log line: "HTTP 500", "connect refused", "timeout after 2000 ms"
  * @param latencyNs how long the check took
  */
-public record CheckResult(boolean passed, String detail, long latencyNs) {
-    public CheckResult {
+public record CheckResult(boolean passed, String detail, long latencyNs)
+{
+    public CheckResult
+    {
         Objects.requireNonNull(detail, "detail");
     }
 
     /** Returns a passed result. */
-    public static CheckResult pass(String detail, long latencyNs) {
+    public static CheckResult pass(final String detail, final long latencyNs)
+    {
         return new CheckResult(true, detail, latencyNs);
     }
 
     /** Returns a failed result. */
-    public static CheckResult fail(String detail, long latencyNs) {
+    public static CheckResult fail(final String detail, final long latencyNs)
+    {
         return new CheckResult(false, detail, latencyNs);
     }
 }

@@ -1,4 +1,4 @@
-package io.sluice.controller.monitor;
+package io.sluice.controller.health;
 
 import io.sluice.common.config.BackendConfig;
 import io.sluice.common.config.ControllerConfig;
@@ -8,11 +8,7 @@ import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ForwarderServices;
-import io.sluice.controller.health.BackendHealth;
-import io.sluice.controller.health.CheckResult;
-import io.sluice.controller.health.FlapDamping;
-import io.sluice.controller.health.Transition;
-import io.sluice.controller.health.VipEligibility;
+import io.sluice.controller.health.check.CheckResult;
 
 import java.net.InetAddress;
 import java.util.ArrayList;

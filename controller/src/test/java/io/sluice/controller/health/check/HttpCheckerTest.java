@@ -1,13 +1,12 @@
-package io.sluice.controller.health;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+package io.sluice.controller.health.check;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.sluice.common.config.HttpStatuses;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,12 +17,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Runs {@link HttpChecker} against a real JDK HTTP server on 127.0.0.1. */
-class HttpCheckerTest {
+class HttpCheckerTest
+{
     private static final Duration TIMEOUT = Duration.ofMillis(500);
 
     private final CountDownLatch releaseSlow = new CountDownLatch(1);
@@ -33,22 +35,28 @@ class HttpCheckerTest {
     private int port;
 
     @BeforeEach
-    void startServer() throws IOException {
+    void startServer() throws IOException
+    {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         server.createContext("/ok", exchange -> respond(exchange, 200));
         server.createContext("/error", exchange -> respond(exchange, 500));
         server.createContext("/redirect", exchange -> respond(exchange, 302));
         server.createContext("/missing", exchange -> respond(exchange, 404));
-        server.createContext("/slow", exchange -> {
-            try {
+        server.createContext("/slow", exchange ->
+        {
+            try
+            {
                 releaseSlow.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
+            }
+            catch (final InterruptedException ex)
+            {
                 Thread.currentThread().interrupt();
             }
             respond(exchange, 200);
         });
-        executor = Executors.newFixedThreadPool(4, r -> {
-            Thread thread = new Thread(r, "test-http-backend");
+        executor = Executors.newFixedThreadPool(4, r ->
+        {
+            final Thread thread = new Thread(r, "test-http-backend");
             thread.setDaemon(true);
             return thread;
         });
@@ -57,26 +65,30 @@ class HttpCheckerTest {
         port = server.getAddress().getPort();
     }
 
-    private void respond(HttpExchange exchange, int status) throws IOException {
+    private void respond(final HttpExchange exchange, final int status) throws IOException
+    {
         lastUri.set(exchange.getRequestURI().toString());
         exchange.sendResponseHeaders(status, -1);
         exchange.close();
     }
 
     @AfterEach
-    void stopServer() {
+    void stopServer()
+    {
         releaseSlow.countDown();
         server.stop(0);
         executor.shutdownNow();
     }
 
-    private HttpChecker checker(String path) {
+    private HttpChecker checker(final String path)
+    {
         return new HttpChecker("127.0.0.1", port, path, TIMEOUT);
     }
 
     @Test
-    void passesOn200() {
-        CheckResult result = checker("/ok?probe=1").check();
+    void passesOn200()
+    {
+        final CheckResult result = checker("/ok?probe=1").check();
         assertTrue(result.passed(), result.toString());
         assertEquals("HTTP 200", result.detail());
         assertTrue(result.latencyNs() > 0);
@@ -84,62 +96,75 @@ class HttpCheckerTest {
     }
 
     @Test
-    void failsOn500() {
-        CheckResult result = checker("/error").check();
+    void failsOn500()
+    {
+        final CheckResult result = checker("/error").check();
         assertFalse(result.passed());
         assertEquals("HTTP 500", result.detail());
     }
 
     @Test
-    void passesOn302WithinDefaultStatuses() {
-        CheckResult result = checker("/redirect").check();
+    void passesOn302WithinDefaultStatuses()
+    {
+        final CheckResult result = checker("/redirect").check();
         assertTrue(result.passed(), result.toString());
         assertEquals("HTTP 302", result.detail());
     }
 
     @Test
-    void usesConfiguredStatuses() {
-        HttpChecker only200 = new HttpChecker("127.0.0.1", port, "/redirect", TIMEOUT, HttpStatuses.parse("200"));
+    void usesConfiguredStatuses()
+    {
+        final HttpChecker only200 = new HttpChecker("127.0.0.1", port, "/redirect", TIMEOUT, HttpStatuses.parse("200"));
         assertFalse(only200.check().passed());
-        HttpChecker accepts404 = new HttpChecker("127.0.0.1", port, "/missing", TIMEOUT, HttpStatuses.parse("404"));
+        final HttpChecker accepts404 =
+            new HttpChecker("127.0.0.1", port, "/missing", TIMEOUT, HttpStatuses.parse("404"));
         assertTrue(accepts404.check().passed());
     }
 
     @Test
-    void timesOutOnSlowHandler() {
-        HttpChecker slow = new HttpChecker("127.0.0.1", port, "/slow", Duration.ofMillis(200));
-        long start = System.nanoTime();
-        CheckResult result = slow.check();
-        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+    void timesOutOnSlowHandler()
+    {
+        final HttpChecker slow = new HttpChecker("127.0.0.1", port, "/slow", Duration.ofMillis(200));
+        final long start = System.nanoTime();
+        final CheckResult result = slow.check();
+        final long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         assertFalse(result.passed());
         assertEquals("timeout after 200 ms", result.detail());
         assertTrue(elapsedMs < 2_000, "took " + elapsedMs + " ms");
     }
 
     @Test
-    void reportsRefusedOnClosedPort() throws IOException {
+    void reportsRefusedOnClosedPort() throws IOException
+    {
         int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        {
             closedPort = socket.getLocalPort();
         }
-        CheckResult result = new HttpChecker("127.0.0.1", closedPort, "/", TIMEOUT).check();
+        final CheckResult result = new HttpChecker("127.0.0.1", closedPort, "/", TIMEOUT).check();
         assertFalse(result.passed());
         assertEquals("connect refused", result.detail());
     }
 
     @Test
-    void reportsMalformedResponseFromNonHttpServer() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Thread speaker = new Thread(() -> {
-                try (var client = socket.accept()) {
+    void reportsMalformedResponseFromNonHttpServer() throws Exception
+    {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        {
+            final Thread speaker = new Thread(() ->
+            {
+                try (var client = socket.accept())
+                {
                     client.getOutputStream().write("SSH-2.0-OpenSSH_9.6\r\n".getBytes());
-                } catch (IOException ignored) {
+                }
+                catch (final IOException ignored)
+                {
                     // the test fails on the checker's side if this goes wrong
                 }
             });
             speaker.setDaemon(true);
             speaker.start();
-            CheckResult result = new HttpChecker("127.0.0.1", socket.getLocalPort(), "/", TIMEOUT).check();
+            final CheckResult result = new HttpChecker("127.0.0.1", socket.getLocalPort(), "/", TIMEOUT).check();
             assertFalse(result.passed());
             assertEquals("malformed response", result.detail());
             speaker.join(2_000);
@@ -147,7 +172,8 @@ class HttpCheckerTest {
     }
 
     @Test
-    void rejectsHostNamesAndBadPaths() {
+    void rejectsHostNamesAndBadPaths()
+    {
         assertThrows(IllegalArgumentException.class, () -> new HttpChecker("localhost", 80, "/", TIMEOUT));
         assertThrows(IllegalArgumentException.class, () -> new HttpChecker("999.0.0.1", 80, "/", TIMEOUT));
         assertThrows(IllegalArgumentException.class, () -> new HttpChecker("127.0.0.1", 80, "health", TIMEOUT));
@@ -156,7 +182,8 @@ class HttpCheckerTest {
     }
 
     @Test
-    void parsesStatusLines() {
+    void parsesStatusLines()
+    {
         assertEquals(200, HttpChecker.parseStatus("HTTP/1.1 200 OK\r"));
         assertEquals(503, HttpChecker.parseStatus("HTTP/1.0 503"));
         assertEquals(-1, HttpChecker.parseStatus("SSH-2.0-OpenSSH_9.6"));

@@ -1,4 +1,4 @@
-package io.sluice.controller.monitor;
+package io.sluice.controller.channel;
 
 import io.sluice.common.control.ControlClient;
 import io.sluice.common.control.ControlCommand;

@@ -1,4 +1,4 @@
-package io.sluice.controller.metrics;
+package io.sluice.controller.http;
 
 import io.sluice.common.config.MetricsConfig;
 import org.junit.jupiter.api.AfterEach;
@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class MetricsServerTest
+class ControllerHttpServerTest
 {
     private static final String BODY = "# HELP sluice_up Up.\n# TYPE sluice_up gauge\nsluice_up 1\n";
 
@@ -24,7 +24,7 @@ class MetricsServerTest
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5))
         .build();
-    private MetricsServer server;
+    private ControllerHttpServer server;
 
     @AfterEach
     void stopServer()
@@ -101,7 +101,7 @@ class MetricsServerTest
 
     private void start(final Supplier<String> body) throws Exception
     {
-        server = MetricsServer.start(new MetricsConfig(InetAddress.getByName("127.0.0.1"), 0), body);
+        server = ControllerHttpServer.start(new MetricsConfig(InetAddress.getByName("127.0.0.1"), 0), body);
     }
 
     private HttpResponse<String> send(final String method, final String path) throws Exception

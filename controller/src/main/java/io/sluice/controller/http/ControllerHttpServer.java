@@ -1,4 +1,4 @@
-package io.sluice.controller.metrics;
+package io.sluice.controller.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -18,12 +18,14 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Serves {@code GET /metrics} over HTTP with the JDK's built-in server: the body comes from a supplier (usually
- * {@link MetricsExposition}) on every scrape. The controller adds its other endpoints ({@code /status}, the
- * operator actions) as {@link Route routes}. Unknown paths get 404, other methods 405; a supplier or route that
- * throws gives 500 for that request and the server keeps serving.
+ * The controller's HTTP server, on the JDK's built-in server with one thread: {@code GET /metrics}, whose body comes
+ * from a supplier ({@link io.sluice.controller.metrics.MetricsExposition}) on every scrape, and the
+ * {@link Route routes} {@link ControllerRoutes} defines ({@code /status}, the operator actions), with the bearer
+ * token check in front of every route called with another method than GET. Unknown paths get 404, other methods
+ * on {@code /metrics} 405; a supplier or route that throws gives 500 for that request and the server keeps
+ * serving.
  */
-public final class MetricsServer implements AutoCloseable
+public final class ControllerHttpServer implements AutoCloseable
 {
     /**
      * The path Prometheus scrapes.
@@ -80,7 +82,7 @@ public final class MetricsServer implements AutoCloseable
     private final Predicate<String> authorization;
     private boolean closed;
 
-    private MetricsServer(final HttpServer server, final ExecutorService executor, final Supplier<String> body,
+    private ControllerHttpServer(final HttpServer server, final ExecutorService executor, final Supplier<String> body,
         final Map<String, Route> routes, final Predicate<String> authorization)
     {
         this.server = server;
@@ -98,7 +100,7 @@ public final class MetricsServer implements AutoCloseable
      * @return the running server.
      * @throws IOException when the address cannot be bound.
      */
-    public static MetricsServer start(final MetricsConfig config, final Supplier<String> body) throws IOException
+    public static ControllerHttpServer start(final MetricsConfig config, final Supplier<String> body) throws IOException
     {
         return start(config, body, Map.of());
     }
@@ -112,7 +114,7 @@ public final class MetricsServer implements AutoCloseable
      * @return the running server.
      * @throws IOException when the address cannot be bound.
      */
-    public static MetricsServer start(final MetricsConfig config, final Supplier<String> body,
+    public static ControllerHttpServer start(final MetricsConfig config, final Supplier<String> body,
         final Map<String, Route> routes) throws IOException
     {
         return start(config, body, routes, null);
@@ -131,22 +133,23 @@ public final class MetricsServer implements AutoCloseable
      * @return the running server.
      * @throws IOException when the address cannot be bound.
      */
-    public static MetricsServer start(final MetricsConfig config, final Supplier<String> body,
+    public static ControllerHttpServer start(final MetricsConfig config, final Supplier<String> body,
         final Map<String, Route> routes, final Predicate<String> authorization) throws IOException
     {
         Objects.requireNonNull(body, "body");
         final HttpServer server = HttpServer.create(new InetSocketAddress(config.address(), config.port()), 0);
         final ExecutorService executor = Executors.newSingleThreadExecutor(runnable ->
         {
-            final Thread thread = new Thread(runnable, "metrics-http");
+            final Thread thread = new Thread(runnable, "controller-http");
             thread.setDaemon(true);
             return thread;
         });
-        final MetricsServer metrics = new MetricsServer(server, executor, body, Map.copyOf(routes), authorization);
-        server.createContext("/", metrics::handle);
+        final ControllerHttpServer http =
+            new ControllerHttpServer(server, executor, body, Map.copyOf(routes), authorization);
+        server.createContext("/", http::handle);
         server.setExecutor(executor);
         server.start();
-        return metrics;
+        return http;
     }
 
     /**

@@ -1,9 +1,8 @@
-package io.sluice.controller;
+package io.sluice.controller.health;
 
-import io.sluice.controller.health.CheckResult;
-import io.sluice.controller.monitor.BackendChecker;
-import io.sluice.controller.monitor.Checkers;
-import io.sluice.controller.monitor.HealthMonitor;
+import io.sluice.controller.health.check.BackendChecker;
+import io.sluice.controller.health.check.CheckResult;
+import io.sluice.controller.health.check.Checkers;
 
 import java.net.InetAddress;
 import java.util.HashMap;
