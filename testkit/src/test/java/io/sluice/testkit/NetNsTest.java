@@ -80,6 +80,7 @@ class NetNsTest
     }
 
     @Test
+    @NeedsNetns
     void rejectsInterfaceNamesLongerThanLinuxAllows()
     {
         try (NetNs run = NetNs.create("tkv"))

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * Leaves out the tests tagged with any tag the system property {@value #PROPERTY} lists (comma separated), and
- * records each one in {@link LeftOutTests} so that {@link LeftOutSummary} can say how many it left out. Without the
+ * records each one in {@link LeftOutTests#LAUNCHER} so that {@link LeftOutSummary} can say how many it left out. Without the
  * property (CI, {@code scripts/test.sh}) it includes everything. {@code mvn -Punit test} sets the property to every
  * tag of {@link TestTags#ALL}.
  *
@@ -28,18 +28,20 @@ public final class LeaveOutFilter implements PostDiscoveryFilter
     public static final String PROPERTY = "sluice.tests.leave-out";
 
     private final Set<String> leaveOut;
+    private final LeftOutTests leftOut;
 
     /**
      * Creates the filter for the tags {@value #PROPERTY} names; called by the JUnit launcher.
      */
     public LeaveOutFilter()
     {
-        this(tags(System.getProperty(PROPERTY, "")));
+        this(tags(System.getProperty(PROPERTY, "")), LeftOutTests.LAUNCHER);
     }
 
-    LeaveOutFilter(final Set<String> leaveOut)
+    LeaveOutFilter(final Set<String> leaveOut, final LeftOutTests leftOut)
     {
         this.leaveOut = Set.copyOf(leaveOut);
+        this.leftOut = leftOut;
     }
 
     static Set<String> tags(final String list)
@@ -76,7 +78,7 @@ public final class LeaveOutFilter implements PostDiscoveryFilter
         }
         if (descriptor.getChildren().isEmpty())
         {
-            LeftOutTests.record(descriptor, matched);
+            leftOut.record(descriptor, matched);
         }
         return FilterResult.excluded("tagged " + String.join(", ", matched) + " (" + PROPERTY + "=" +
             String.join(",", leaveOut) + ")");

@@ -29,7 +29,7 @@ public final class LeftOutSummary implements LauncherSessionListener
         {
             return;
         }
-        final List<LeftOutTests.Entry> entries = LeftOutTests.entries();
+        final List<LeftOutTests.Entry> entries = LeftOutTests.LAUNCHER.entries();
         final Path details = Path.of(DETAILS_FILE).toAbsolutePath();
         final List<String> lines = new ArrayList<>();
         lines.add("left out " + LeftOutTests.summary(entries));

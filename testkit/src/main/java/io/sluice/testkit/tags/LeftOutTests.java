@@ -12,12 +12,17 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The tests {@link LeaveOutFilter} left out in this JVM (one surefire fork: one module), by unique id, so a test
- * discovered twice counts once.
+ * The tests a {@link LeaveOutFilter} left out, by unique id, so a test discovered twice counts once.
+ * {@link #LAUNCHER} holds those of the filter the JUnit launcher loaded in this JVM (one surefire fork: one module).
  */
 public final class LeftOutTests
 {
-    private static final Map<String, Entry> LEFT_OUT = new LinkedHashMap<>();
+    /**
+     * What the launcher's filter left out in this JVM, which {@link LeftOutSummary} prints.
+     */
+    public static final LeftOutTests LAUNCHER = new LeftOutTests();
+
+    private final Map<String, Entry> leftOut = new LinkedHashMap<>();
 
     /**
      * One left-out test.
@@ -30,17 +35,17 @@ public final class LeftOutTests
     {
     }
 
-    private LeftOutTests()
+    LeftOutTests()
     {
     }
 
-    static synchronized void record(final TestDescriptor descriptor, final List<String> tags)
+    synchronized void record(final TestDescriptor descriptor, final List<String> tags)
     {
         final String className = descriptor.getSource()
             .filter(MethodSource.class::isInstance)
             .map(source -> ((MethodSource)source).getClassName())
             .orElse(descriptor.getDisplayName());
-        LEFT_OUT.putIfAbsent(descriptor.getUniqueId().toString(),
+        leftOut.putIfAbsent(descriptor.getUniqueId().toString(),
             new Entry(className, descriptor.getDisplayName(), List.copyOf(tags)));
     }
 
@@ -49,9 +54,9 @@ public final class LeftOutTests
      *
      * @return in the order they were discovered.
      */
-    public static synchronized List<Entry> entries()
+    public synchronized List<Entry> entries()
     {
-        return new ArrayList<>(LEFT_OUT.values());
+        return new ArrayList<>(leftOut.values());
     }
 
     /**
