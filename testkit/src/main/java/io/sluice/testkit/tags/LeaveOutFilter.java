@@ -12,9 +12,9 @@ import java.util.Set;
 
 /**
  * Leaves out the tests tagged with any tag the system property {@value #PROPERTY} lists (comma separated), and
- * records each one in {@link LeftOutTests#LAUNCHER} so that {@link LeftOutSummary} can say how many it left out. Without the
- * property (CI, {@code scripts/test.sh}) it includes everything. {@code mvn -Punit test} sets the property to every
- * tag of {@link TestTags#ALL}.
+ * records each one in {@link LeftOutTests#LAUNCHER} so that {@link LeftOutSummary} can say how many it left out.
+ * Without the property (CI, {@code scripts/test.sh}) it includes everything. {@code mvn -Punit test} sets the property
+ * to every tag of {@link TestTags#ALL}.
  *
  * <p>Registered through {@code META-INF/services}, so every module with this test kit on its test class path gets
  * it. The launcher removes only descriptors without children (test methods, and templates such as parameterized and
