@@ -227,9 +227,9 @@ class ControllerAgentTest
         forwarder.close();
         forwarder = null;
         runUntil(() -> speaker.announced.isEmpty(), "the withdrawal when the forwarder is gone");
-        Thread.sleep(5); // a new instance: another start time
-        forwarder = new FakeForwarder(config, nowMs);
+        forwarder = new FakeForwarder(config, nowMs); // a new instance: another start time (FakeForwarder)
         runUntil(this::announced, "the VIP to be announced again");
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains(" (a new instance)"), log.toString());
 
         assertEquals(List.of(new SetBackendHealth(WEB, B1, true), new SetBackendHealth(WEB, B2, false),
             new SetBackendWeight(WEB, B1, 7)), forwarder.applied(), "the whole state, weights included");

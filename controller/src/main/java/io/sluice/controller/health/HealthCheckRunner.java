@@ -3,6 +3,8 @@ package io.sluice.controller.health;
 import io.sluice.controller.health.check.BackendChecker;
 import io.sluice.controller.health.check.CheckResult;
 import io.sluice.controller.health.check.Checkers;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.net.InetAddress;
 import java.util.HashMap;
@@ -41,6 +43,7 @@ public final class HealthCheckRunner implements AutoCloseable
     private final HealthMonitor monitor;
     private final Function<HealthMonitor.Due, BackendChecker> checkerFactory;
     private final ExecutorService pool;
+    private final NanoClock clock;
     private final Map<Key, BackendChecker> checkers = new HashMap<>();
     private final Set<Key> inFlight = new HashSet<>();
     private final ConcurrentLinkedQueue<Completed> completed = new ConcurrentLinkedQueue<>();
@@ -66,8 +69,24 @@ public final class HealthCheckRunner implements AutoCloseable
     public HealthCheckRunner(final HealthMonitor monitor,
         final Function<HealthMonitor.Due, BackendChecker> checkerFactory, final int checkThreads)
     {
+        this(monitor, checkerFactory, checkThreads, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * Creates a runner that times checks with the given clock.
+     *
+     * @param monitor        the monitor to drive; owned by the polling thread from now on.
+     * @param checkerFactory makes the checker of a backend, once per backend.
+     * @param checkThreads   how many checks may block at once.
+     * @param clock          times a check that throws (read on the check threads).
+     */
+    public HealthCheckRunner(final HealthMonitor monitor,
+        final Function<HealthMonitor.Due, BackendChecker> checkerFactory, final int checkThreads,
+        final NanoClock clock)
+    {
         this.monitor = Objects.requireNonNull(monitor, "monitor");
         this.checkerFactory = Objects.requireNonNull(checkerFactory, "checkerFactory");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.pool = Executors.newFixedThreadPool(checkThreads, new CheckThreadFactory());
     }
 
@@ -123,9 +142,9 @@ public final class HealthCheckRunner implements AutoCloseable
         return started;
     }
 
-    private static CheckResult runCheck(final BackendChecker checker)
+    private CheckResult runCheck(final BackendChecker checker)
     {
-        final long start = System.nanoTime();
+        final long start = clock.nanoTime();
         try
         {
             return checker.check();
@@ -133,7 +152,7 @@ public final class HealthCheckRunner implements AutoCloseable
         catch (final RuntimeException ex)
         {
             // Checkers should not throw, but one that does must count as a failed check, not a lost one.
-            return CheckResult.fail("check threw " + ex, System.nanoTime() - start);
+            return CheckResult.fail("check threw " + ex, clock.nanoTime() - start);
         }
     }
 

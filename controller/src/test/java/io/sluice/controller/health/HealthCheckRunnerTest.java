@@ -13,11 +13,14 @@ import io.sluice.controller.health.check.BackendChecker;
 import io.sluice.controller.health.check.CheckResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.net.InetAddress;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -64,12 +67,13 @@ class HealthCheckRunnerTest
         return runner;
     }
 
-    /** A check stuck in a socket call until the runner's pool is shut down. */
-    private static CheckResult hang()
+    /** A check stuck in a socket call until the test releases it or the runner's pool is shut down. */
+    private static CheckResult hang(final CountDownLatch started, final CountDownLatch release)
     {
+        started.countDown();
         try
         {
-            Thread.sleep(60_000);
+            release.await();
         }
         catch (final InterruptedException ex)
         {
@@ -109,7 +113,7 @@ class HealthCheckRunnerTest
         assertEquals(List.of(new SetBackendHealth(WEB, B1, false), new SetBackendHealth(WEB, B1, true)),
             monitor.drainCommands());
         assertEquals(1, checks.get(), "one check per interval");
-        runner.poll(nowMs);
+        assertEquals(0, runner.poll(nowMs), "nothing to collect, no check started before the interval");
         assertEquals(1, checks.get(), "the next check is an interval later");
         nowMs += INTERVAL_MS;
         pollUntil(() -> checks.get() == 2, "the second check");
@@ -119,37 +123,48 @@ class HealthCheckRunnerTest
     void countsACheckThatThrowsAsFailed() throws InterruptedException
     {
         final HealthMonitor monitor = monitor();
-        runner(monitor, () ->
+        final AtomicLong fakeNanos = new AtomicLong(1_000_000_000L);
+        runner = new HealthCheckRunner(monitor, due -> () ->
         {
             throw new IllegalStateException("bug in a checker");
-        });
+        }, 2, () -> fakeNanos.getAndAdd(TimeUnit.MILLISECONDS.toNanos(7)));
 
         pollUntil(() -> monitor.view(nowMs).get(0).backends().get(0).checks() == 1, "the check to be applied");
         final HealthMonitor.BackendView view = monitor.view(nowMs).get(0).backends().get(0);
         assertFalse(view.lastPassed());
         assertTrue(view.lastDetail().contains("bug in a checker"), view.lastDetail());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(7), view.lastLatencyNs(), "timed by the runner's clock");
     }
 
     @Test
+    @Timeout(30) // a poll that waited for the hanging check would never return
     void aHangingCheckDoesNotBlockThePoll() throws InterruptedException
     {
+        final HealthMonitor monitor = monitor();
         final AtomicInteger checks = new AtomicInteger();
-        runner(monitor(), () ->
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        runner(monitor, () ->
         {
             checks.incrementAndGet();
-            return hang();
+            return hang(started, release);
         });
 
-        final long start = System.nanoTime();
-        runner.poll(nowMs);
-        pollUntil(() -> checks.get() == 1, "the check to start");
-        nowMs += INTERVAL_MS;
-        runner.poll(nowMs);
-        nowMs += INTERVAL_MS;
-        runner.poll(nowMs);
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2), "polls did not wait");
-        Thread.sleep(50);
+        assertEquals(1, runner.poll(nowMs), "the first check started");
+        assertTrue(started.await(10, TimeUnit.SECONDS), "the check runs on a check thread");
+        for (int i = 0; i < 3; i++)
+        {
+            nowMs += INTERVAL_MS;
+            // Returns while the check is still blocked (it holds until release): the poll did not wait for it.
+            assertEquals(0, runner.poll(nowMs), "due again, but nothing collected and no second check started");
+            assertEquals(1, runner.checksInFlight());
+        }
         assertEquals(1, checks.get(), "no second check while the first is in flight");
-        assertEquals(1, runner.checksInFlight());
+
+        release.countDown();
+        pollUntil(() -> monitor.view(nowMs).get(0).backends().get(0).checks() == 1, "the hung check's result");
+        assertEquals("timeout", monitor.view(nowMs).get(0).backends().get(0).lastDetail());
+        nowMs += INTERVAL_MS;
+        pollUntil(() -> checks.get() == 2, "the next check, an interval after the first came back");
     }
 }

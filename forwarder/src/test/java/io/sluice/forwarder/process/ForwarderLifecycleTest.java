@@ -5,6 +5,7 @@ import io.sluice.common.control.ControlChannel;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;
+import io.sluice.testkit.tags.NeedsDpdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * How the forwarder process starts, refuses to start and stops: exit status 2 with file, field and reason for a bad
  * config, 1 when DPDK cannot be set up, 0 after SIGTERM, and no file left behind in any case.
  */
+@NeedsDpdk
 class ForwarderLifecycleTest
 {
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
