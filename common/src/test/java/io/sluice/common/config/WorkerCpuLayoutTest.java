@@ -105,8 +105,8 @@ class WorkerCpuLayoutTest
         final List<String> warnings = layout(TWO_SOCKETS_HYPERTHREADED).siblingWorkers(forwarder(CONFIG));
 
         assertEquals(List.of("forwarder.workers[1].core: core 5 is a hyperthread sibling of core 1 " +
-            "(forwarder.workers[0].core): both are core id 1 of socket 0, so the two workers share one physical core; " +
-            "pick cores of different physical cores"), warnings);
+            "(forwarder.workers[0].core): both are core id 1 of socket 0, so the two workers share one physical " +
+            "core; pick cores of different physical cores"), warnings);
     }
 
     @Test

@@ -156,17 +156,18 @@ class ForwarderWorkerDutyCycleTest
             {
                 throw new AssertionError("a worker of core -1 reserves no core, got " + core);
             };
-            final ForwarderWorker worker = new ForwarderWorker(0, -1, unpinned, shim, FRONT, 0, BACK, 0, TAP, 0, 1, () ->
-            {
-                try
+            final ForwarderWorker worker = new ForwarderWorker(0, -1, unpinned, shim, FRONT, 0, BACK, 0, TAP, 0, 1,
+                () ->
                 {
-                    return pipeline(builtOn);
-                }
-                catch (final Exception ex)
-                {
-                    throw new IllegalStateException(ex);
-                }
-            }, counters, clock, new CaptureTap(file, 0, FRONT, BACK));
+                    try
+                    {
+                        return pipeline(builtOn);
+                    }
+                    catch (final Exception ex)
+                    {
+                        throw new IllegalStateException(ex);
+                    }
+                }, counters, clock, new CaptureTap(file, 0, FRONT, BACK));
             worker.onStart();
             worker.doWork();
             worker.onClose();
