@@ -13,6 +13,7 @@ import io.sluice.common.config.PortConfig;
 import io.sluice.common.config.TunnelEntropyConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.WorkerConfig;
+import io.sluice.common.config.WorkerCpuLayout;
 import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.forwarder.control.ControlServer;
@@ -20,7 +21,10 @@ import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.common.counters.ForwarderState;
+import io.sluice.forwarder.agent.AffinityWorkerCores;
 import io.sluice.forwarder.agent.ControlAgent;
+import io.sluice.forwarder.agent.CoreHeldException;
+import io.sluice.forwarder.agent.CoreHolder;
 import io.sluice.forwarder.capture.CaptureFile;
 import io.sluice.forwarder.capture.CaptureTap;
 import io.sluice.forwarder.agent.ForwarderCounters;
@@ -58,6 +62,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One forwarder process's data plane, assembled from the node config: EAL, ports and pools, the forwarding
@@ -67,6 +74,8 @@ import java.util.Map;
 public final class Forwarder implements AutoCloseable
 {
     private static final int MBUF_CACHE = 256;
+    /** How long a worker may take to reserve its core, register with DPDK and build its pipeline. */
+    private static final long WORKER_START_TIMEOUT_S = 60;
 
     private final NodeConfig config;
     private final String configFile;
@@ -79,6 +88,7 @@ public final class Forwarder implements AutoCloseable
     private final List<Integer> startedPorts = new ArrayList<>();
     private final Map<String, Integer> portSockets = new LinkedHashMap<>();
     private final List<AgentRunner> workerRunners = new ArrayList<>();
+    private final List<ForwarderWorker> workers = new ArrayList<>();
     private CountersFile countersFile;
     private CaptureFile captureFile;
     private ControlChannel controlChannel;
@@ -116,13 +126,15 @@ public final class Forwarder implements AutoCloseable
      * @param configFile the file it came from, named in config problems found once EAL runs.
      * @param log        where the start-up summary and control log go.
      * @return the running forwarder.
-     * @throws ForwarderConfigException when a configured port is missing or its device cannot do what is asked.
+     * @throws ForwarderConfigException when a configured port is missing or its device cannot do what is asked, or
+     *                                   another process holds a worker's core.
      */
     public static Forwarder start(final NodeConfig config, final String configFile, final PrintStream log)
     {
         final Forwarder forwarder = new Forwarder(config, configFile, log);
         try
         {
+            forwarder.checkWorkerCores();
             forwarder.startDpdk();
             forwarder.startControl();
             forwarder.startWorkers();
@@ -161,6 +173,27 @@ public final class Forwarder implements AutoCloseable
             argv.add("--in-memory");
         }
         return argv;
+    }
+
+    // Before EAL: a core another process holds (a second forwarder, a benchmark) is a config error, as the worker
+    // would also find when it reserves the core (startWorkers), but found before any DPDK resource exists.
+    private void checkWorkerCores()
+    {
+        final List<WorkerConfig> workers = config.forwarder().workers();
+        for (int i = 0; i < workers.size(); i++)
+        {
+            final CoreHolder holder = AffinityWorkerCores.holder(workers.get(i).core());
+            if (holder != null)
+            {
+                throw coreHeld(i, holder);
+            }
+        }
+    }
+
+    private ForwarderConfigException coreHeld(final int worker, final CoreHolder holder)
+    {
+        return new ForwarderConfigException(
+            new ConfigException(configFile, "forwarder.workers[" + worker + "].core", holder.describe()));
     }
 
     private void startDpdk()
@@ -382,7 +415,8 @@ public final class Forwarder implements AutoCloseable
             final boolean echoReplies = echo;
             final int workerIndex = i;
             final TunnelOptions tunnelOptions = tunnelOptions(w.txPort());
-            final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, rxPorts, rxQueues,
+            final ForwarderWorker worker = new ForwarderWorker(i, w.core(), AffinityWorkerCores.INSTANCE, shim,
+                rxPorts, rxQueues,
                 portIds.get(w.txPort()), w.txQueue(), kernelPorts, rxQueues, relayQueues,
                 () -> newPipeline(workerIndex, pipelineConfig, tunnelOptions, echoReplies), new WorkerCounters(forwarderCounters.publisher(i)),
                 SystemNanoClock.INSTANCE,
@@ -392,7 +426,41 @@ public final class Forwarder implements AutoCloseable
             final AgentRunner runner = new AgentRunner(idleStrategy(f.idleStrategy()), this::onAgentError, null,
                 worker);
             workerRunners.add(runner);
+            workers.add(worker);
             AgentRunner.startOnThread(runner);
+        }
+        for (int i = 0; i < workers.size(); i++)
+        {
+            awaitStart(i, workers.get(i));
+        }
+    }
+
+    // A worker that could not take its core, register or build its pipeline stops the start: without it, its
+    // queues would go unread.
+    private void awaitStart(final int index, final ForwarderWorker worker)
+    {
+        try
+        {
+            worker.started().get(WORKER_START_TIMEOUT_S, TimeUnit.SECONDS);
+        }
+        catch (final ExecutionException ex)
+        {
+            if (ex.getCause() instanceof CoreHeldException held)
+            {
+                throw coreHeld(index, held.holder());
+            }
+            throw new IllegalStateException(worker.roleName() + " did not start: " + ex.getCause().getMessage(),
+                ex.getCause());
+        }
+        catch (final TimeoutException ex)
+        {
+            throw new IllegalStateException(worker.roleName() + " did not start within " + WORKER_START_TIMEOUT_S +
+                " s", ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while " + worker.roleName() + " started", ex);
         }
     }
 
@@ -462,6 +530,10 @@ public final class Forwarder implements AutoCloseable
 
     private void onAgentError(final Throwable error)
     {
+        if (error instanceof CoreHeldException)
+        {
+            return; // startWorkers reports it as a config error, naming the worker and the holder
+        }
         log.println("forwarder: agent error: " + error);
         error.printStackTrace(log);
     }
@@ -493,8 +565,8 @@ public final class Forwarder implements AutoCloseable
             {
                 rx.append(rx.length() == 0 ? "" : ", ").append(queue.port()).append('/').append(queue.queue());
             }
-            log.printf("  rx-worker-%d: core %d, rx %s, tx %s/%d, idle %s%n", i, w.core(), rx, w.txPort(), w.txQueue(),
-                f.idleStrategy().yamlName());
+            log.printf("  rx-worker-%d: core %d (reserved: %s), rx %s, tx %s/%d, idle %s%n", i, w.core(),
+                AffinityWorkerCores.lockFile(w.core()), rx, w.txPort(), w.txQueue(), f.idleStrategy().yamlName());
             if (!cpus.affinity().contains(w.core()))
             {
                 log.printf("  rx-worker-%d: core %d (outside the affinity %s the process started with): pinned there " +
@@ -535,11 +607,17 @@ public final class Forwarder implements AutoCloseable
         return socket == null || socket == Dpdk.SOCKET_ANY ? "any socket" : "socket " + socket;
     }
 
-    // check-config warns from sysfs before EAL; here DPDK's own view of each port's socket says the same at start.
+    // check-config warns from sysfs before EAL; here DPDK's own view of each port's socket says the same at start,
+    // and the CPU layout names workers on hyperthread siblings.
     private void printNumaNotes(final ForwarderConfig f)
     {
+        final WorkerCpuLayout cpus = WorkerCpuLayout.probe();
+        for (final String warning : cpus.siblingWorkers(f))
+        {
+            log.println("  warning: " + warning);
+        }
         for (final String warning : NumaLayout.probe().remoteWorkers(f,
-            port -> portSockets.getOrDefault(port, Dpdk.SOCKET_ANY)))
+            port -> portSockets.getOrDefault(port, Dpdk.SOCKET_ANY), cpus))
         {
             log.println("  warning: " + warning);
         }
@@ -581,6 +659,7 @@ public final class Forwarder implements AutoCloseable
         }
         workerRunners.forEach(CloseHelper::quietClose);
         workerRunners.clear();
+        workers.clear();
         CloseHelper.quietClose(controlRunner);
         controlRunner = null;
         for (final int port : startedPorts)

@@ -12,6 +12,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -25,7 +26,9 @@ import java.util.function.Supplier;
  * per burst, never per packet.
  * <p>
  * The pipeline is built by the worker's own thread in {@link #onStart()}, after it is pinned: the connection
- * table's memory is first touched there, so the kernel places its pages on the worker's NUMA node.
+ * table's memory is first touched there, so the kernel places its pages on the worker's NUMA node. The thread
+ * reserves its core first ({@link WorkerCores}: another process that asks for it is refused), then registers with
+ * DPDK; {@link #onClose()} gives both back. {@link #started()} tells the starting thread how that went.
  * <p>
  * Frames the pipeline passes (not for a VIP: ARP, BGP, SSH to the node) go to the receive port's kernel port when
  * it has one (a DPDK {@code net_tap}: the kernel sees them on its TAP interface), in one call per burst; without one
@@ -51,6 +54,7 @@ public final class ForwarderWorker implements Agent
 
     private final int id;
     private final int cpu;
+    private final WorkerCores cores;
     private final ShimLibrary shim;
     private final int[] rxPorts;
     private final int[] rxQueues;
@@ -78,12 +82,15 @@ public final class ForwarderWorker implements Agent
     private final String roleName;
     private long nextFlushNs;
     private long nextKernelPollNs;
+    private WorkerCores.Reservation reservation;
+    private final CompletableFuture<Integer> started = new CompletableFuture<>();
 
     /**
      * Creates a worker of one RX queue; nothing runs until an {@code AgentRunner} starts it.
      *
      * @param id          worker number.
-     * @param cpu         core to pin to, or -1 to leave the thread unpinned.
+     * @param cpu         core to reserve and pin to, or -1 to leave the thread unpinned.
+     * @param cores       how the core is reserved.
      * @param shim        the DPDK binding.
      * @param rxPort      port to receive from.
      * @param rxQueue     its queue.
@@ -100,6 +107,7 @@ public final class ForwarderWorker implements Agent
     public ForwarderWorker(
         final int id,
         final int cpu,
+        final WorkerCores cores,
         final ShimLibrary shim,
         final int rxPort,
         final int rxQueue,
@@ -113,7 +121,7 @@ public final class ForwarderWorker implements Agent
         final NanoClock clock,
         final CaptureTap tap)
     {
-        this(id, cpu, shim, new int[]{rxPort}, new int[]{rxQueue}, txPort, txQueue, new int[]{kernelPort},
+        this(id, cpu, cores, shim, new int[]{rxPort}, new int[]{rxQueue}, txPort, txQueue, new int[]{kernelPort},
             new int[]{kernelQueue}, new int[]{relayQueue}, pipeline, counters, clock, tap);
     }
 
@@ -122,7 +130,8 @@ public final class ForwarderWorker implements Agent
      * an {@code AgentRunner} starts it.
      *
      * @param id           worker number.
-     * @param cpu          core to pin to, or -1 to leave the thread unpinned.
+     * @param cpu          core to reserve and pin to, or -1 to leave the thread unpinned.
+     * @param cores        how the core is reserved.
      * @param shim         the DPDK binding.
      * @param rxPorts      the ports it receives from, one entry per RX queue.
      * @param rxQueues     the queue on each.
@@ -139,6 +148,7 @@ public final class ForwarderWorker implements Agent
     public ForwarderWorker(
         final int id,
         final int cpu,
+        final WorkerCores cores,
         final ShimLibrary shim,
         final int[] rxPorts,
         final int[] rxQueues,
@@ -162,6 +172,7 @@ public final class ForwarderWorker implements Agent
         }
         this.id = id;
         this.cpu = cpu;
+        this.cores = cores;
         this.shim = shim;
         this.rxPorts = rxPorts.clone();
         this.rxQueues = rxQueues.clone();
@@ -193,16 +204,26 @@ public final class ForwarderWorker implements Agent
     @Override
     public void onStart()
     {
+        try
+        {
+            started.complete(start());
+        }
+        catch (final RuntimeException ex)
+        {
+            started.completeExceptionally(ex);
+            throw ex;
+        }
+    }
+
+    // Reserve and pin, register, build: the lcore id DPDK gave this thread.
+    private int start()
+    {
         if (cpu >= 0)
         {
-            final int pinned = shim.sluice_pin_thread(cpu);
-            if (pinned < 0)
-            {
-                throw new IllegalStateException(roleName + ": cannot pin to cpu " + cpu + ": " +
-                    shim.sluice_strerror(pinned));
-            }
+            reservation = cores.reserve(cpu);
         }
-        // Registration gives this thread an lcore id, and with it the mempool's per-lcore cache.
+        // Registration gives this thread an lcore id, and with it the mempool's per-lcore cache. EAL records the
+        // thread's CPU set here, so the thread is pinned first.
         final int lcore = shim.sluice_thread_register();
         if (lcore < 0)
         {
@@ -215,6 +236,19 @@ public final class ForwarderWorker implements Agent
             pipeline.fragmentOuter(true);
         }
         nextFlushNs = clock.nanoTime();
+        return lcore;
+    }
+
+    /**
+     * Completes with the worker's DPDK lcore id once {@link #onStart()} has reserved its core, registered with
+     * DPDK and built the pipeline, or exceptionally with what stopped it ({@link CoreHeldException} when another
+     * process holds the core).
+     *
+     * @return the start's outcome.
+     */
+    public CompletableFuture<Integer> started()
+    {
+        return started;
     }
 
     @Override
@@ -414,6 +448,12 @@ public final class ForwarderWorker implements Agent
             flushCounters();
         }
         shim.sluice_thread_unregister();
+        started.completeExceptionally(new IllegalStateException(roleName + ": closed before it started"));
+        if (reservation != null)
+        {
+            reservation.release();
+            reservation = null;
+        }
     }
 
     // The capture tap's and the pipeline's counters into the counters file: every flush interval, and at close.

@@ -176,7 +176,7 @@ public final class ConfigCheck
         out.printf("  %s%s%n", resources.describe(), unchecked);
         if (thisMachine)
         {
-            printNuma(config.forwarder(), NumaLayout.probe(), out);
+            printNuma(config.forwarder(), NumaLayout.probe(), WorkerCpuLayout.probe(), out);
         }
     }
 
@@ -190,8 +190,28 @@ public final class ConfigCheck
      */
     static void printNuma(final ForwarderConfig forwarder, final NumaLayout numa, final PrintStream out)
     {
-        out.printf("  numa: %d node(s)%n", numa.nodeCount());
-        for (final String warning : numa.remoteWorkers(forwarder))
+        printNuma(forwarder, numa, WorkerCpuLayout.UNKNOWN, out);
+    }
+
+    /**
+     * Prints the NUMA layout and the CPU layout the workers were checked against, a warning per pair of workers on
+     * hyperthread siblings, and one per worker whose core is on another node (or socket) than one of its ports.
+     *
+     * @param forwarder the forwarder section.
+     * @param numa      the machine's NUMA layout.
+     * @param cpus      the machine's sockets, cores and threads.
+     * @param out       where it goes.
+     */
+    static void printNuma(final ForwarderConfig forwarder, final NumaLayout numa, final WorkerCpuLayout cpus,
+        final PrintStream out)
+    {
+        out.printf("  numa: %d node(s)%s%n", numa.nodeCount(), cpus == WorkerCpuLayout.UNKNOWN ? "" :
+            ", " + cpus.describe());
+        for (final String warning : cpus.siblingWorkers(forwarder))
+        {
+            out.println("  warning: " + warning);
+        }
+        for (final String warning : numa.remoteWorkers(forwarder, numa::nodeOfPort, cpus))
         {
             out.println("  warning: " + warning);
         }
