@@ -1,6 +1,6 @@
 package io.sluice.forwarder.lb;
 
-import io.sluice.common.maglev.MaglevTable;
+import io.sluice.forwarder.maglev.MaglevTable;
 
 /**
  * Everything a worker needs to choose a backend, frozen: the VIP map, one Maglev table per VIP, and the state
