@@ -1,6 +1,6 @@
 package io.sluice.forwarder.pipeline;
 
-import io.sluice.common.maglev.MaglevTableBuilder;
+import io.sluice.forwarder.maglev.MaglevTableBuilder;
 import io.sluice.forwarder.testing.HexDump;
 import io.sluice.forwarder.testing.OffHeapFrames;
 import io.sluice.forwarder.testing.PacketBuilder;
