@@ -434,7 +434,8 @@ public final class Forwarder implements AutoCloseable
         {
             if (port.vlan() != 0)
             {
-                log.printf("  port %s: encapsulated frames tagged 802.1Q VLAN %d%n", port.name(), port.vlan());
+                log.printf("  port %s: encapsulated frames tagged 802.1Q VLAN %d PCP %d%n", port.name(), port.vlan(),
+                    port.vlanPcp());
             }
         }
     }
@@ -445,7 +446,7 @@ public final class Forwarder implements AutoCloseable
         final ForwarderConfig f = config.forwarder();
         final TunnelEntropyConfig entropy = f.tunnelEntropy();
         return new TunnelOptions(entropy.greKey(), entropy.sourcePrefixV4(), entropy.sourcePrefixV4Length(),
-            entropy.sourcePrefixV6(), entropy.sourcePrefixV6Length(), f.port(txPort).vlan());
+            entropy.sourcePrefixV6(), entropy.sourcePrefixV6Length(), f.port(txPort).vlan(), f.port(txPort).vlanPcp());
     }
 
     private static IdleStrategy idleStrategy(final IdleStrategyKind kind)

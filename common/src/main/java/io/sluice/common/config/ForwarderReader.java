@@ -124,7 +124,7 @@ final class ForwarderReader
     {
         final List<MapReader> entries =
             forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring", "kernel_port",
-                "next_hop_mac", "vlan");
+                "next_hop_mac", "vlan", "vlan_pcp");
         final List<PortConfig> ports = new ArrayList<>(entries.size());
         final Map<String, String> pathByName = new HashMap<>();
         for (final MapReader entry : entries)
@@ -150,7 +150,13 @@ final class ForwarderReader
             final MacAddress nextHopMac =
                 entry.has("next_hop_mac") ? ConfigValues.unicastMac(entry, "next_hop_mac") : null;
             final int vlan = entry.optionalInt("vlan", 0, 1, PortConfig.MAX_VLAN);
-            ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort, nextHopMac, vlan));
+            final int vlanPcp = entry.optionalInt("vlan_pcp", 0, 0, PortConfig.MAX_VLAN_PCP);
+            if (vlanPcp != 0 && vlan == 0)
+            {
+                throw entry.error("vlan_pcp", "a priority travels in the 802.1Q tag, and " + name + " sends " +
+                    "untagged frames: set vlan too");
+            }
+            ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort, nextHopMac, vlan, vlanPcp));
         }
         return ports;
     }
@@ -194,7 +200,7 @@ final class ForwarderReader
         final List<WorkerConfig> workers) throws ConfigException
     {
         final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring",
-            "kernel_port", "next_hop_mac", "vlan");
+            "kernel_port", "next_hop_mac", "vlan", "vlan_pcp");
         final Map<String, String> servedBy = new HashMap<>();
         for (int i = 0; i < ports.size(); i++)
         {
@@ -248,7 +254,7 @@ final class ForwarderReader
         final List<WorkerConfig> workers) throws ConfigException
     {
         final List<MapReader> entries = forwarder.mapList("ports", true, 1, "name", "mtu", "rx_ring", "tx_ring",
-            "kernel_port", "next_hop_mac", "vlan");
+            "kernel_port", "next_hop_mac", "vlan", "vlan_pcp");
         for (int i = 0; i < ports.size(); i++)
         {
             final PortConfig port = ports.get(i);

@@ -256,7 +256,8 @@ public final class ConfigCheck
             }
             if (port.vlan() != 0)
             {
-                out.printf("  %-16s encapsulated frames tagged 802.1Q VLAN %d%n", "", port.vlan());
+                out.printf("  %-16s encapsulated frames tagged 802.1Q VLAN %d PCP %d%n", "", port.vlan(),
+                    port.vlanPcp());
             }
         }
         out.println("workers:");
