@@ -399,8 +399,9 @@ public final class Forwarder implements AutoCloseable
             final int[] rxQueues = new int[queues];
             final int[] kernelPorts = new int[queues];
             final int[] relayQueues = new int[queues];
-            // Replies (echo, too big) leave through the worker's TX queue: only right when every port it receives
-            // from is that one.
+            // Replies (echo, too big) leave by the port the packet came in on, on the worker's return queue there
+            // (its TX queue, or one of its own on a port it only receives from): the config gives one on each of
+            // its receive ports whenever replies are on.
             boolean echo = true;
             for (int q = 0; q < queues; q++)
             {
@@ -409,8 +410,8 @@ public final class Forwarder implements AutoCloseable
                 rxPorts[q] = portIds.get(rx.port());
                 rxQueues[q] = rx.queue();
                 kernelPorts[q] = kernelPort == null ? ForwarderWorker.NO_KERNEL_PORT : portIds.get(kernelPort);
-                relayQueues[q] = f.kernelRelayQueue(i, rx.port());
-                echo &= rx.port().equals(w.txPort());
+                relayQueues[q] = f.returnQueue(i, rx.port());
+                echo &= relayQueues[q] >= 0;
             }
             final boolean echoReplies = echo;
             final int workerIndex = i;
@@ -504,7 +505,8 @@ public final class Forwarder implements AutoCloseable
         {
             if (port.vlan() != 0)
             {
-                log.printf("  port %s: encapsulated frames tagged 802.1Q VLAN %d%n", port.name(), port.vlan());
+                log.printf("  port %s: encapsulated frames tagged 802.1Q VLAN %d PCP %d%n", port.name(), port.vlan(),
+                    port.vlanPcp());
             }
         }
     }
@@ -515,7 +517,7 @@ public final class Forwarder implements AutoCloseable
         final ForwarderConfig f = config.forwarder();
         final TunnelEntropyConfig entropy = f.tunnelEntropy();
         return new TunnelOptions(entropy.greKey(), entropy.sourcePrefixV4(), entropy.sourcePrefixV4Length(),
-            entropy.sourcePrefixV6(), entropy.sourcePrefixV6Length(), f.port(txPort).vlan());
+            entropy.sourcePrefixV6(), entropy.sourcePrefixV6Length(), f.port(txPort).vlan(), f.port(txPort).vlanPcp());
     }
 
     private static IdleStrategy idleStrategy(final IdleStrategyKind kind)
@@ -567,6 +569,15 @@ public final class Forwarder implements AutoCloseable
             }
             log.printf("  rx-worker-%d: core %d (reserved: %s), rx %s, tx %s/%d, idle %s%n", i, w.core(),
                 AffinityWorkerCores.lockFile(w.core()), rx, w.txPort(), w.txQueue(), f.idleStrategy().yamlName());
+            for (final String port : w.rx().stream().map(WorkerConfig.RxQueue::port).distinct().toList())
+            {
+                final int queue = f.returnQueue(i, port);
+                if (!port.equals(w.txPort()) && queue >= 0)
+                {
+                    log.printf("  rx-worker-%d: ICMP replies%s leave by %s on tx queue %d%n", i,
+                        f.kernelPortOf(port) == null ? "" : " and kernel frames", port, queue);
+                }
+            }
             if (!cpus.affinity().contains(w.core()))
             {
                 log.printf("  rx-worker-%d: core %d (outside the affinity %s the process started with): pinned there " +

@@ -189,7 +189,12 @@ public class NodeConfigTest
         final ForwarderConfig forwarder = NodeConfig.load(resource("full.yaml"), 4).forwarder();
 
         assertEquals(2, forwarder.rxQueueCount("0000:3b:00.0"));
-        assertEquals(0, forwarder.txQueueCount("0000:3b:00.0"));
+        // The two workers receiving from the NIC transmit on net_tap0: each has a queue of its own on the NIC for
+        // the ICMP replies (on by default) that go back out of it.
+        assertEquals(2, forwarder.txQueueCount("0000:3b:00.0"));
+        assertEquals(0, forwarder.returnQueue(0, "0000:3b:00.0"));
+        assertEquals(1, forwarder.returnQueue(1, "0000:3b:00.0"));
+        assertEquals(2, forwarder.returnQueue(2, "net_tap0"));
         assertEquals(1, forwarder.rxQueueCount("net_tap0"));
         assertEquals(3, forwarder.txQueueCount("net_tap0"));
         assertEquals(512, forwarder.port("net_tap0").rxRing());

@@ -13,6 +13,7 @@ import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.NodeResources;
 import io.sluice.common.config.NumaLayout;
 import io.sluice.common.config.PortConfig;
+import io.sluice.common.config.TunnelEntropyConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.VipRouteConfig;
 import io.sluice.common.config.WorkerConfig;
@@ -254,6 +255,7 @@ public final class ConfigCheck
             forwarder.ownMacAuto() ? "auto" : forwarder.ownMac().text(),
             forwarder.nextHopMac() == null ? "per port" : forwarder.nextHopMac().text(),
             address(forwarder.tunnelSourceV4()), address(forwarder.tunnelSourceV6()), forwarder.tunnelMtu());
+        printTunnelOptions(forwarder, out);
         final ConnectionTableConfig table = forwarder.connectionTable();
         out.printf("  maglev M=%d seed=0x%x; connections %d per worker, idle tcp %s udp %s other %s%n",
             forwarder.maglevTableSize(), forwarder.hashSeed(), table.capacity(),
@@ -272,19 +274,47 @@ public final class ConfigCheck
             {
                 out.printf("  %-16s next hop %s%n", "", port.nextHopMac().text());
             }
+            if (port.vlan() != 0)
+            {
+                out.printf("  %-16s encapsulated frames tagged 802.1Q VLAN %d PCP %d%n", "", port.vlan(),
+                    port.vlanPcp());
+            }
         }
         out.println("workers:");
-        for (final WorkerConfig worker : forwarder.workers())
+        for (int w = 0; w < forwarder.workers().size(); w++)
         {
+            final WorkerConfig worker = forwarder.workers().get(w);
             final StringBuilder rx = new StringBuilder();
             for (final WorkerConfig.RxQueue queue : worker.rx())
             {
                 rx.append(rx.length() == 0 ? "" : ", ").append(queue.port()).append('/').append(queue.queue());
             }
             out.printf("  core %-3d rx %s -> tx %s/%d%n", worker.core(), rx, worker.txPort(), worker.txQueue());
+            for (final String port : worker.rx().stream().map(WorkerConfig.RxQueue::port).distinct().toList())
+            {
+                final int queue = forwarder.returnQueue(w, port);
+                if (!port.equals(worker.txPort()) && queue >= 0)
+                {
+                    out.printf("  %-8s ICMP replies%s -> tx %s/%d%n", "",
+                        forwarder.kernelPortOf(port) == null ? "" : " and kernel frames", port, queue);
+                }
+            }
         }
         printVips(config.vips(), out);
         printBgp(config.controller().bgp(), out);
+    }
+
+    // GRE key, per-flow outer source prefixes and the ICMP modes: what the encapsulated frames and replies look like.
+    private static void printTunnelOptions(final ForwarderConfig forwarder, final PrintStream out)
+    {
+        final TunnelEntropyConfig entropy = forwarder.tunnelEntropy();
+        out.printf("  tunnel options: GRE key %s, outer source %s%s; icmp echo %s, icmp too big %s%n",
+            entropy.greKey() ? "on (flow hash)" : "off",
+            entropy.sourcePrefixV4() == null ? "fixed" :
+                address(entropy.sourcePrefixV4()) + "/" + entropy.sourcePrefixV4Length(),
+            entropy.sourcePrefixV6() == null ? "" :
+                ", " + address(entropy.sourcePrefixV6()) + "/" + entropy.sourcePrefixV6Length(),
+            forwarder.icmpEcho().reply() ? "reply" : "kernel", forwarder.icmpTooBig().send() ? "send" : "drop");
     }
 
     private static void printBgp(final BgpConfig bgp, final PrintStream out)
