@@ -47,6 +47,10 @@ public final class CommandLines
         final CommandLine commandLine = new CommandLine(command);
         addHelp(commandLine);
         commandLine.setExpandAtFiles(false);
+        if (!commandLine.getSubcommands().isEmpty())
+        {
+            commandsAfterSynopsis(commandLine);
+        }
         commandLine.setUsageHelpWidth(HELP_WIDTH);
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
@@ -106,6 +110,18 @@ public final class CommandLines
         return (help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength())).stripTrailing();
     }
 
+    // A command of commands shows them first: what an operator looks for in its help.
+    private static void commandsAfterSynopsis(final CommandLine commandLine)
+    {
+        final List<String> keys = new ArrayList<>(commandLine.getHelpSectionKeys());
+        keys.remove(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING);
+        keys.remove(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST);
+        final int at = keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_SYNOPSIS) + 1;
+        keys.addAll(at, List.of(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING,
+            CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST));
+        commandLine.setHelpSectionKeys(keys);
+    }
+
     // -h/--help on every command and subcommand, added here so no command can forget it.
     private static void addHelp(final CommandLine commandLine)
     {
@@ -157,7 +173,8 @@ public final class CommandLines
             final String first = unmatched.getUnmatched().get(0);
             if (first.startsWith("-") && first.length() > 1 && !first.matches("-[0-9.]+"))
             {
-                return "unknown option: " + first;
+                return knownToAnotherCommand(spec, first) ? first + " does not apply to " + spec.name() :
+                    "unknown option: " + first;
             }
             if (!spec.subcommands().isEmpty())
             {
@@ -176,6 +193,25 @@ public final class CommandLines
             return reason.startsWith(name(ex.getArgSpec())) ? reason : name(ex.getArgSpec()) + ": " + reason;
         }
         return String.valueOf(ex.getMessage());
+    }
+
+    // An option of a sibling subcommand (add-backend's --weight given to drain) is not unknown, only misplaced.
+    private static boolean knownToAnotherCommand(final CommandSpec spec, final String option)
+    {
+        final CommandSpec parent = spec.parent();
+        if (parent == null)
+        {
+            return false;
+        }
+        final String name = option.contains("=") ? option.substring(0, option.indexOf('=')) : option;
+        for (final CommandLine sibling : parent.subcommands().values())
+        {
+            if (sibling.getCommandSpec() != spec && sibling.getCommandSpec().findOption(name) != null)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     // "add-vip takes ADDR PORT tcp|udp, got 192.0.2.1 80": the shape the command wants and every operand given.
