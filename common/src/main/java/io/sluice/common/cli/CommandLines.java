@@ -44,6 +44,23 @@ public final class CommandLines
     public static CommandLine of(final Object command, final PrintStream out, final PrintStream err,
         final int usageStatus)
     {
+        return of(command, out, err, usageStatus, false);
+    }
+
+    /**
+     * Builds the command line of a command object with Sluice's conventions.
+     *
+     * @param command           a {@code @Command} object, usually a {@code Callable<Integer>}.
+     * @param out               where help goes.
+     * @param err               where usage errors go.
+     * @param usageStatus       the exit status of a usage error.
+     * @param subcommandInPrefix whether a usage error starts with the failing subcommand's full name
+     *                          ({@code sluice drain: ...}) rather than the command's ({@code control: ...}).
+     * @return the command line, ready to {@link CommandLine#execute}.
+     */
+    public static CommandLine of(final Object command, final PrintStream out, final PrintStream err,
+        final int usageStatus, final boolean subcommandInPrefix)
+    {
         final CommandLine commandLine = new CommandLine(command);
         addHelp(commandLine);
         commandLine.setExpandAtFiles(false);
@@ -56,7 +73,9 @@ public final class CommandLines
         commandLine.setErr(new PrintWriter(err, true));
         commandLine.setParameterExceptionHandler((ex, args) ->
         {
-            err.println(commandLine.getCommandName() + ": " + problem(ex));
+            final String prefix = subcommandInPrefix ? ex.getCommandLine().getCommandSpec().qualifiedName() :
+                commandLine.getCommandName();
+            err.println(prefix + ": " + problem(ex));
             err.println(usageLine(commandLine));
             err.flush();
             return usageStatus;
