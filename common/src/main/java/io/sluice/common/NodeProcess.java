@@ -106,13 +106,13 @@ public final class NodeProcess
         final Options options = new Options(name, out, err, barrier, body);
         final CommandLine commandLine = CommandLines.of(options, out, err, EXIT_USAGE);
         commandLine.setCommandName(name);
-        return commandLine.execute(args);
+        return CommandLines.execute(commandLine, args);
     }
 
     /**
      * The command line of {@code sluice forwarder} and {@code sluice controller}: {@code --config FILE}.
      */
-    @Command(name = "node", usageHelpAutoWidth = false, separator = " ",
+    @Command(name = "node",
         description = "Runs until SIGTERM or SIGINT; a bad config is reported as FILE: FIELD: REASON and exits 2.")
     static final class Options implements Callable<Integer>
     {

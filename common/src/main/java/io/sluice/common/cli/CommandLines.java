@@ -64,6 +64,8 @@ public final class CommandLines
         final CommandLine commandLine = new CommandLine(command);
         addHelp(commandLine);
         commandLine.setExpandAtFiles(false);
+        // "--config FILE", as the docs and the usage lines write an option and its value.
+        commandLine.setSeparator(" ");
         if (!commandLine.getSubcommands().isEmpty())
         {
             commandsAfterSynopsis(commandLine);
@@ -79,10 +81,6 @@ public final class CommandLines
             err.println(usageLine(commandLine));
             err.flush();
             return usageStatus;
-        });
-        commandLine.setExecutionExceptionHandler((ex, failed, parseResult) ->
-        {
-            throw ex;
         });
         return commandLine;
     }
@@ -100,8 +98,40 @@ public final class CommandLines
     public static int execute(final Object command, final String[] args, final PrintStream out,
         final PrintStream err, final int usageStatus)
     {
-        final int status = of(command, out, err, usageStatus).execute(args);
+        final int status = execute(of(command, out, err, usageStatus), args);
         out.flush();
+        return status;
+    }
+
+    /**
+     * Parses the arguments and runs a command line built by {@link #of}. What the command itself throws reaches the
+     * caller unchanged (picocli would print its stack trace and return 1).
+     *
+     * @param commandLine the command line.
+     * @param args        the arguments.
+     * @return 0 after help, the usage status after a usage error, else what the command returned.
+     */
+    public static int execute(final CommandLine commandLine, final String[] args)
+    {
+        final Throwable[] thrown = new Throwable[1];
+        commandLine.setExecutionExceptionHandler((ex, failed, parseResult) ->
+        {
+            thrown[0] = ex instanceof CommandLine.ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+            return 1;
+        });
+        final int status = commandLine.execute(args);
+        if (thrown[0] instanceof RuntimeException runtime)
+        {
+            throw runtime;
+        }
+        if (thrown[0] instanceof Error error)
+        {
+            throw error;
+        }
+        if (thrown[0] != null)
+        {
+            throw new IllegalStateException(thrown[0]);
+        }
         return status;
     }
 
@@ -154,6 +184,18 @@ public final class CommandLines
         {
             spec.usageMessage().synopsisHeading("usage: ");
         }
+        if (spec.usageMessage().descriptionHeading().isEmpty())
+        {
+            spec.usageMessage().descriptionHeading("%n");
+        }
+        if (spec.usageMessage().parameterListHeading().isEmpty())
+        {
+            spec.usageMessage().parameterListHeading("%narguments:%n");
+        }
+        if (spec.usageMessage().optionListHeading().isEmpty())
+        {
+            spec.usageMessage().optionListHeading("%noptions:%n");
+        }
         for (final CommandLine subcommand : commandLine.getSubcommands().values())
         {
             addHelp(subcommand);
@@ -167,6 +209,13 @@ public final class CommandLines
         {
             return name(overwritten.getOverwritten()) + " is given twice";
         }
+        final String unknown = unknownOption(ex.getCommandLine());
+        if (unknown != null && !(ex instanceof CommandLine.OverwrittenOptionException))
+        {
+            // An option nobody knows explains more than the operand it made go missing.
+            return knownToAnotherCommand(spec, unknown) ? unknown + " does not apply to " + spec.name() :
+                "unknown option: " + unknown;
+        }
         if (ex instanceof CommandLine.MissingParameterException missing)
         {
             final String message = String.valueOf(ex.getMessage());
@@ -175,10 +224,10 @@ public final class CommandLines
             {
                 return name(args.get(0)) + " needs a value";
             }
-            if (message.startsWith("Missing required option") && !args.isEmpty())
+            final List<String> names = new ArrayList<>();
+            args.stream().filter(ArgSpec::isOption).forEach(arg -> names.add(name(arg)));
+            if (message.startsWith("Missing required option") && !names.isEmpty())
             {
-                final List<String> names = new ArrayList<>();
-                args.forEach(arg -> names.add(name(arg)));
                 return String.join(" and ", names) + (names.size() == 1 ? " is required" : " are required");
             }
             if (!args.isEmpty() && args.stream().allMatch(ArgSpec::isPositional))
@@ -190,7 +239,7 @@ public final class CommandLines
         if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty())
         {
             final String first = unmatched.getUnmatched().get(0);
-            if (first.startsWith("-") && first.length() > 1 && !first.matches("-[0-9.]+"))
+            if (isOptionLike(first))
             {
                 return knownToAnotherCommand(spec, first) ? first + " does not apply to " + spec.name() :
                     "unknown option: " + first;
@@ -212,6 +261,27 @@ public final class CommandLines
             return reason.startsWith(name(ex.getArgSpec())) ? reason : name(ex.getArgSpec()) + ": " + reason;
         }
         return String.valueOf(ex.getMessage());
+    }
+
+    // The first unknown option of the failing command or of a command above it ("--bogus add": the root's).
+    private static String unknownOption(final CommandLine failing)
+    {
+        for (CommandLine commandLine = failing; commandLine != null; commandLine = commandLine.getParent())
+        {
+            for (final String arg : commandLine.getUnmatchedArguments())
+            {
+                if (isOptionLike(arg))
+                {
+                    return arg;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean isOptionLike(final String arg)
+    {
+        return arg.startsWith("-") && arg.length() > 1 && !arg.matches("-[0-9.]+");
     }
 
     // An option of a sibling subcommand (add-backend's --weight given to drain) is not unknown, only misplaced.
@@ -248,7 +318,7 @@ public final class CommandLines
         }
         for (final String arg : extra)
         {
-            if (!arg.startsWith("-") || arg.length() == 1)
+            if (!isOptionLike(arg))
             {
                 given.add(arg);
             }

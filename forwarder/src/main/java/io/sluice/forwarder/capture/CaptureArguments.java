@@ -20,8 +20,7 @@ import java.util.concurrent.Callable;
  * here (every problem a usage error naming the option, exit 2), then {@link CaptureTool} runs the capture.
  */
 @Command(name = "sluice capture", synopsisHeading = "", customSynopsis = CaptureArguments.USAGE,
-    usageHelpAutoWidth = false, separator = " ",
-    description = {"", "Copies the frames a running forwarder receives (rx, as received) and sends (tx, after " +
+    description = {"Copies the frames a running forwarder receives (rx, as received) and sends (tx, after " +
         "encapsulation) that pass the filter into a pcapng file, until N frames, S seconds or Ctrl-C."},
     footerHeading = "%n", footer = "exit status: 0 done, 1 no forwarder or another capture runs, 2 bad arguments")
 final class CaptureArguments implements Callable<Integer>

@@ -38,9 +38,9 @@ import java.util.concurrent.Callable;
  * arguments and every port checked against its device.
  * Exits 0 when the file is valid, 2 with the problem on stderr when it is not, 64 on a usage error.
  */
-@Command(name = "ConfigCheck", synopsisHeading = "", customSynopsis = "usage: ConfigCheck [--cores N] [--eal] FILE",
-    usageHelpAutoWidth = false, separator = " ",
-    description = {"", "Validates a node config as the forwarder and the controller do (worker cores against this " +
+@Command(name = "ConfigCheck", synopsisHeading = "",
+    customSynopsis = "usage: ConfigCheck [--cores N] [--eal] FILE",
+    description = {"Validates a node config as the forwarder and the controller do (worker cores against this " +
         "machine's, the memory the forwarder needs against what it has) and prints a summary, or FILE: FIELD: " +
         "REASON."},
     footerHeading = "%n", footer = "exit status: 0 valid, 2 invalid (FILE: FIELD: REASON on stderr), 1 DPDK " +

@@ -32,8 +32,7 @@ import java.util.regex.Pattern;
  * ({@code HugePageMemory}), not hugetlbfs: they need THP set to {@code always} or {@code madvise}.
  */
 @Command(name = "HostFacts", synopsisHeading = "", customSynopsis = "usage: HostFacts [--cores N] FILE",
-    usageHelpAutoWidth = false, separator = " ",
-    description = {"", "What the node config asks of this host (cores, PCI ports, pool and table sizes) as " +
+    description = {"What the node config asks of this host (cores, PCI ports, pool and table sizes) as " +
         "key=value lines, for scripts/sluice host-setup."},
     footerHeading = "%n", footer = "exit status: 0, 2 a bad config (FILE: FIELD: REASON on stderr), 64 a usage error")
 public final class HostFacts implements Callable<Integer>

@@ -23,8 +23,7 @@ import java.util.concurrent.Callable;
  * {@code --timeout}, accepted before or after the command word) and one subcommand per control command. Each
  * subcommand checks its operands into a {@link ControlToolCommandLine} and hands it to {@link ControlTool}.
  */
-@Command(name = "control", synopsisHeading = "", customSynopsis = ControlTool.USAGE, commandListHeading =
-    "commands:%n", usageHelpAutoWidth = false, separator = " ",
+@Command(name = "control", synopsisHeading = "", customSynopsis = ControlTool.USAGE, commandListHeading = "commands:%n",
     footerHeading = "%n", footer = {
         "ADDR and BACKEND are IP literals (never resolved); PORT is 0..65535, 0 or * for all ports; W is 0..65535.",
         "exit status: 0 accepted, 1 rejected, 2 bad arguments, 3 no answer in time, 4 no forwarder"},

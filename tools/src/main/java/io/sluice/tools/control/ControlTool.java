@@ -70,7 +70,7 @@ public final class ControlTool
             commandLine.usage(err);
             return EXIT_USAGE;
         }
-        return commandLine.execute(args);
+        return CommandLines.execute(commandLine, args);
     }
 
     /**

@@ -40,8 +40,7 @@ import java.util.concurrent.Callable;
  * else {@code /etc/sluice/node.yaml}. Exit status: 0 done, 1 refused or no controller, 2 usage or
  * bad config.
  */
-@Command(name = "sluice", synopsisHeading = "", customSynopsis = ControllerTool.USAGE, commandListHeading =
-    "commands:%n", usageHelpAutoWidth = false, separator = " ",
+@Command(name = "sluice", synopsisHeading = "", customSynopsis = ControllerTool.USAGE, commandListHeading = "commands:%n",
     footerHeading = "%n", footer = {
         "Without --config, the file is $SLUICE_CONFIG, else /etc/sluice/node.yaml. VIP is the VIP's name; BACKEND its " +
             "name or address.",
@@ -85,7 +84,15 @@ public final class ControllerTool implements Callable<Integer>
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(final String[] args, final PrintStream out, final PrintStream err)
+    /**
+     * Runs the tool.
+     *
+     * @param args the subcommand and its arguments.
+     * @param out  where answers go.
+     * @param err  where problems go.
+     * @return 0 done, 1 refused or no controller, 2 usage or bad config.
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
         final CommandLine commandLine = CommandLines.of(new ControllerTool(out, err), out, err, EXIT_USAGE, true);
         if (args.length == 0)
@@ -93,7 +100,7 @@ public final class ControllerTool implements Callable<Integer>
             commandLine.usage(err);
             return EXIT_USAGE;
         }
-        return commandLine.execute(args);
+        return CommandLines.execute(commandLine, args);
     }
 
     @Override

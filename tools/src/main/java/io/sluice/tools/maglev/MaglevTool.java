@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
  * For steady-state timings with a warmed-up JIT use the JMH benchmark (bench module, MaglevBuildBenchmark); this
  * tool is the quick, side-by-side check.
  */
-@Command(name = "MaglevTool", usageHelpAutoWidth = false, separator = " ",
+@Command(name = "MaglevTool",
     description = "Times the Maglev table build on the C reference's backend set (backend i is 10.0.0.0 + i + 1, " +
         "weight 1, id i) and prints the median build time, the slots per backend and the table's checksum.")
 public final class MaglevTool implements Callable<Integer>

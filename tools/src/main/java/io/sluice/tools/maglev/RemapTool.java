@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
  *   RemapTool --backends N --remove K --flows F [--table-size M] [--vnodes V] [--seed S] [--flow-seed R] [--json]
  * </pre>
  */
-@Command(name = "RemapTool", usageHelpAutoWidth = false, separator = " ",
+@Command(name = "RemapTool",
     description = "Compares modulo, a consistent-hash ring and Maglev: how evenly each spreads F random flows over N " +
         "backends, and how many flows each moves when K of them (evenly spaced) leave.")
 public final class RemapTool implements Callable<Integer>

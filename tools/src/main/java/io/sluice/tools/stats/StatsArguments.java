@@ -18,8 +18,8 @@ import java.util.concurrent.Callable;
  * The command line of {@link StatsTool} ({@code sluice stats}), parsed by picocli and checked; every problem is a
  * usage error naming the option.
  */
-@Command(name = "stats", synopsisHeading = "", customSynopsis = StatsArguments.USAGE, usageHelpAutoWidth = false,
-    description = {"", "Reads a running forwarder's counters file and prints totals, per-second rates and the " +
+@Command(name = "stats", synopsisHeading = "", customSynopsis = StatsArguments.USAGE,
+    description = {"Reads a running forwarder's counters file and prints totals, per-second rates and the " +
         "per-worker, per-VIP, per-backend and per-port values. Without --file or --node, the only node under the " +
         "directory is read. Exit status: 0, 1 a file that is not a counters file, 2 a bad command line or no " +
         "counters file."})
