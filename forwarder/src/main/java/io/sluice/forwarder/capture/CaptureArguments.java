@@ -19,15 +19,19 @@ import java.util.concurrent.Callable;
  * The command line of {@code sluice capture}, a picocli command: options parsed by picocli, their values checked
  * here (every problem a usage error naming the option, exit 2), then {@link CaptureTool} runs the capture.
  */
-@Command(name = "sluice capture", synopsisHeading = "", customSynopsis = CaptureArguments.USAGE,
+@Command(name = "sluice capture", synopsisHeading = "", customSynopsis = {CaptureArguments.USAGE_1,
+    CaptureArguments.USAGE_2, CaptureArguments.USAGE_3, CaptureArguments.USAGE_4},
     description = {"Copies the frames a running forwarder receives (rx, as received) and sends (tx, after " +
         "encapsulation) that pass the filter into a pcapng file, until N frames, S seconds or Ctrl-C."},
     footerHeading = "%n", footer = "exit status: 0 done, 1 no forwarder or another capture runs, 2 bad arguments")
 final class CaptureArguments implements Callable<Integer>
 {
-    static final String USAGE = "usage: capture (--node NAME [--dir DIR] | --file PATH) -w FILE.pcapng " +
-        "[--port P] [--direction rx|tx|both] [--vip ADDRESS[:PORT]] [--backend ADDRESS] " +
-        "[--match SRC[/LEN][,DST[/LEN][,SPORT[,DPORT[,PROTO]]]]] [--count N] [--seconds S] [--snaplen N] [--json]";
+    // The usage line, in lines short enough that picocli does not wrap them.
+    static final String USAGE_1 = "usage: capture (--node NAME [--dir DIR] | --file PATH) -w FILE.pcapng [--port P]";
+    static final String USAGE_2 = "         [--direction rx|tx|both] [--vip ADDRESS[:PORT]] [--backend ADDRESS]";
+    static final String USAGE_3 =
+        "         [--match SRC[/LEN][,DST[/LEN][,SPORT[,DPORT[,PROTO]]]]] [--count N] [--seconds S]";
+    static final String USAGE_4 = "         [--snaplen N] [--json]";
 
     @Spec
     private CommandSpec spec;
