@@ -119,7 +119,8 @@ public final class NodeProcess
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--config", paramLabel = "FILE", description = "the node config, e.g. /etc/sluice/node.yaml")
+        @Option(names = "--config", paramLabel = "FILE",
+            description = "the node config (required), e.g. /etc/sluice/node.yaml")
         private Path configFile;
 
         private final String name;
