@@ -61,7 +61,9 @@ public record ForwarderConfig(
     public static final int DEFAULT_MBUFS_PER_WORKER = 8191;
     public static final int MIN_MBUFS_PER_WORKER = 1023;
     public static final IdleStrategyKind DEFAULT_IDLE_STRATEGY = IdleStrategyKind.BUSY_SPIN;
-    public static final Path DEFAULT_COUNTERS_DIR = Path.of("/dev/shm/sluice");
+    /** The counters and control directory as text, a constant for the tools' {@code --help}. */
+    public static final String DEFAULT_COUNTERS_DIRECTORY = "/dev/shm/sluice";
+    public static final Path DEFAULT_COUNTERS_DIR = Path.of(DEFAULT_COUNTERS_DIRECTORY);
     public static final long DEFAULT_HASH_SEED = 0;
     public static final int DEFAULT_MAGLEV_TABLE_SIZE = MaglevTableSize.DEFAULT;
     public static final int DEFAULT_TUNNEL_MTU = 9000;

@@ -1,5 +1,6 @@
 package io.sluice.tools.check;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.common.config.BgpConfig;
 import io.sluice.common.config.BgpNeighborConfig;
 import io.sluice.common.config.ConfigException;
@@ -17,10 +18,17 @@ import io.sluice.common.config.TunnelEntropyConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.VipRouteConfig;
 import io.sluice.common.config.WorkerConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Callable;
 
 /**
  * Checks a node configuration file and prints a one-screen summary: {@code ConfigCheck [--cores N] [--eal] FILE}.
@@ -31,13 +39,19 @@ import java.util.List;
  * arguments and every port checked against its device.
  * Exits 0 when the file is valid, 2 with the problem on stderr when it is not, 64 on a usage error.
  */
-public final class ConfigCheck
+@Command(name = "ConfigCheck", synopsisHeading = "",
+    customSynopsis = "usage: ConfigCheck [--cores N] [--eal] FILE",
+    description = {"Validates a node config as the forwarder and the controller do (worker cores against this " +
+        "machine's, the memory the forwarder needs against what it has) and prints a summary, or FILE: FIELD: " +
+        "REASON."},
+    footerHeading = "%n", footer = "exit status: 0 valid, 2 invalid (FILE: FIELD: REASON on stderr), 1 DPDK " +
+        "cannot be loaded (--eal), 64 a usage error")
+public final class ConfigCheck implements Callable<Integer>
 {
     public static final int OK = 0;
     public static final int INVALID = 2;
     public static final int USAGE = 64;
 
-    private static final String USAGE_LINE = "usage: ConfigCheck [--cores N] [--eal] FILE";
     /** Keeps the summary on one screen; the file itself has the rest. */
     private static final int MAX_VIPS_SHOWN = 20;
 
@@ -58,8 +72,30 @@ public final class ConfigCheck
         void check(String file, NodeConfig config, PrintStream out) throws ConfigException;
     }
 
-    private ConfigCheck()
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--cores", paramLabel = "N",
+        description = "the file is meant for a machine of N cores: check worker cores against N cores, not this " +
+            "machine's, and skip the memory check")
+    private Integer cores;
+
+    @Option(names = "--eal", description = "also start EAL with the configured arguments (no workers) and check " +
+        "every port against its device (queues, MTU, RSS); the node's forwarder must not be running")
+    private boolean eal;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the node config, e.g. /etc/sluice/node.yaml")
+    private String file;
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final EalCheck ealCheck;
+
+    private ConfigCheck(final PrintStream out, final PrintStream err, final EalCheck ealCheck)
     {
+        this.out = out;
+        this.err = err;
+        this.ealCheck = ealCheck;
     }
 
     /**
@@ -97,35 +133,22 @@ public final class ConfigCheck
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err, final EalCheck ealCheck)
     {
-        int cores = 0;
-        boolean eal = false;
-        String file = null;
-        boolean bad = false;
-        for (int i = 0; i < args.length && !bad; i++)
+        if (args.length == 0)
         {
-            if ("--cores".equals(args[i]) && i + 1 < args.length && cores == 0)
-            {
-                cores = parseCores(args[++i]);
-                bad = cores < 1;
-            }
-            else if ("--eal".equals(args[i]) && !eal)
-            {
-                eal = true;
-            }
-            else if (!args[i].startsWith("-") && file == null)
-            {
-                file = args[i];
-            }
-            else
-            {
-                bad = true;
-            }
-        }
-        if (bad || file == null)
-        {
-            err.println(USAGE_LINE);
+            err.println(CommandLines.usageLine(CommandLines.of(new ConfigCheck(out, err, ealCheck), out, err, USAGE)));
             return USAGE;
         }
+        return CommandLines.execute(new ConfigCheck(out, err, ealCheck), args, out, err, USAGE);
+    }
+
+    @Override
+    public Integer call()
+    {
+        if (cores != null && cores < 1)
+        {
+            throw CommandLines.usageError(spec, "--cores must be at least 1, got '" + cores + "'");
+        }
+        final int cores = this.cores == null ? 0 : this.cores;
         if (eal && ealCheck == null)
         {
             err.println("ConfigCheck: --eal starts DPDK: run it as scripts/sluice check-config --eal FILE");
@@ -148,18 +171,6 @@ public final class ConfigCheck
             out.flush();
             err.println(ex.getMessage());
             return INVALID;
-        }
-    }
-
-    private static int parseCores(final String text)
-    {
-        try
-        {
-            return Integer.parseInt(text);
-        }
-        catch (final NumberFormatException ex)
-        {
-            return 0;
         }
     }
 
