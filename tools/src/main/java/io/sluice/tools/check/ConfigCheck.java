@@ -18,6 +18,7 @@ import io.sluice.common.config.TunnelEntropyConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.VipRouteConfig;
 import io.sluice.common.config.WorkerConfig;
+import io.sluice.common.config.WorkerCpuLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,5 +1,10 @@
-package io.sluice.common.config;
+package io.sluice.tools.check;
 
+import io.sluice.common.config.NodeConfig;
+import io.sluice.common.config.NumaLayout;
+import io.sluice.common.config.ConfigException;
+import io.sluice.common.config.ForwarderConfig;
+import io.sluice.common.config.WorkerCpuLayout;
 import net.openhft.affinity.impl.VanillaCpuLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
