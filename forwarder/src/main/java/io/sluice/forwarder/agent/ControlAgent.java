@@ -9,9 +9,9 @@ import io.sluice.common.counters.CounterWriter;
 import io.sluice.common.maglev.MaglevBackend;
 import io.sluice.common.maglev.MaglevFingerprint;
 import io.sluice.common.maglev.MaglevTable;
-import io.sluice.forwarder.lb.ForwardingSnapshot;
-import io.sluice.forwarder.lb.LoadBalancerState;
-import io.sluice.forwarder.lb.SnapshotPublisher;
+import io.sluice.forwarder.state.ForwardingSnapshot;
+import io.sluice.forwarder.state.LoadBalancerState;
+import io.sluice.forwarder.state.SnapshotPublisher;
 import org.agrona.concurrent.Agent;
 
 import java.io.PrintStream;

@@ -3,11 +3,11 @@ package io.sluice.forwarder.pipeline;
 import io.sluice.common.maglev.MaglevTable;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.FlowKey;
-import io.sluice.forwarder.lb.ForwardingSnapshot;
-import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.lb.VipTable;
 import io.sluice.forwarder.parse.FrameParser;
 import io.sluice.forwarder.protocol.Ipv4Header;
+import io.sluice.forwarder.state.ForwardingSnapshot;
+import io.sluice.forwarder.state.SnapshotPublisher;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,9 +1,11 @@
-package io.sluice.forwarder.lb;
+package io.sluice.forwarder.state;
 
 import io.sluice.common.Vip;
 import io.sluice.common.maglev.MaglevBackend;
 import io.sluice.common.maglev.MaglevTable;
 import io.sluice.common.maglev.MaglevTableBuilder;
+import io.sluice.forwarder.lb.AddressWords;
+import io.sluice.forwarder.lb.VipTable;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
