@@ -156,7 +156,7 @@ echo "== C reference (native/build/maglev_ref: median of 50 builds after 10) and
 for combo in "${combos[@]}"; do
     read -r n m <<<"$combo"
     "$maglev_ref" --backends "$n" --table-size "$m" | tee -a "$ref_json"
-    "$SLUICE_JAVA" "${java_opts[@]}" -cp "$jar" io.sluice.forwarder.tools.MaglevTool --backends "$n" --table-size "$m" \
+    "$SLUICE_JAVA" "${java_opts[@]}" -cp "$jar" io.sluice.tools.maglev.MaglevTool --backends "$n" --table-size "$m" \
         --iterations 3 --warmup 1 --json >> "$tool_json"
 done
 

@@ -34,7 +34,7 @@ if ((BUILD)); then
     make -s -C "$ROOT/native" shim gredecap >&2
     # sluice_build_info names the commit the package was built from (unknown outside a git checkout).
     commit=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)
-    (cd "$ROOT" && mvn -B -ntp -q -Dmaven.test.skip=true -Dsluice.git.commit="$commit" -pl forwarder,controller \
+    (cd "$ROOT" && mvn -B -ntp -q -Dmaven.test.skip=true -Dsluice.git.commit="$commit" -pl forwarder,controller,tools \
         -am package) >&2
 fi
 
@@ -44,7 +44,7 @@ echo "$VERSION" >"$DIR/VERSION"
 install -m 0755 "$ROOT/scripts/sluice" "$DIR/bin/sluice"
 install -m 0755 "$ROOT/native/build/sluice_gredecap" "$DIR/bin/sluice_gredecap"
 install -m 0644 "$ROOT/forwarder/target/sluice-forwarder-all.jar" "$ROOT/controller/target/sluice-controller-all.jar" \
-    "$DIR/lib/"
+    "$ROOT/tools/target/sluice-tools-all.jar" "$DIR/lib/"
 install -m 0755 "$ROOT/native/build/libsluice_shim.so" "$DIR/lib/"
 install -m 0644 "$ROOT/scripts/lib/java.sh" "$DIR/lib/sh/"
 install -m 0755 "$ROOT/scripts/lib/host-setup.sh" "$ROOT/scripts/lib/backend-setup.sh" "$ROOT/scripts/lib/install.sh" \

@@ -36,7 +36,7 @@ VERSION=$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' "$ROOT/pom.
 mkdir -p "$WORK/unpacked" "$WORK/fakebin"
 tar -C "$WORK/unpacked" -xzf "$TARBALL"
 TREE=$WORK/unpacked/sluice-$VERSION-linux-x86_64
-for f in bin/sluice bin/sluice_gredecap lib/sluice-forwarder-all.jar lib/sluice-controller-all.jar \
+for f in bin/sluice bin/sluice_gredecap lib/sluice-forwarder-all.jar lib/sluice-controller-all.jar lib/sluice-tools-all.jar \
     lib/libsluice_shim.so lib/sh/java.sh lib/sh/host-setup.sh lib/sh/backend-setup.sh lib/sh/install.sh \
     deploy/systemd/sluice-forwarder.service deploy/systemd/sluice-controller.service docs/operations.md VERSION; do
     [[ -e "$TREE/$f" ]] || fail "the tarball lacks $f"

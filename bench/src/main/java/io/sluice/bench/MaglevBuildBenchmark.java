@@ -1,9 +1,9 @@
 package io.sluice.bench;
 
-import io.sluice.common.maglev.MaglevBackend;
-import io.sluice.common.maglev.MaglevTable;
-import io.sluice.common.maglev.MaglevTableBuilder;
-import io.sluice.forwarder.tools.BenchmarkBackends;
+import io.sluice.forwarder.maglev.MaglevBackend;
+import io.sluice.forwarder.maglev.MaglevTable;
+import io.sluice.forwarder.maglev.MaglevTableBuilder;
+import io.sluice.tools.maglev.BenchmarkBackends;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

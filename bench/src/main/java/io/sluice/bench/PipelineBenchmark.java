@@ -10,7 +10,7 @@ import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.pipeline.Verdict;
 import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.state.SnapshotPublisher;
-import io.sluice.forwarder.tools.BenchmarkBackends;
+import io.sluice.tools.maglev.BenchmarkBackends;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

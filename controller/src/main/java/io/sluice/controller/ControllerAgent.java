@@ -4,7 +4,7 @@ import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand;
-import io.sluice.common.control.ForwarderState;
+import io.sluice.common.control.ForwarderServices;
 import io.sluice.controller.announce.AnnouncePolicy;
 import io.sluice.controller.announce.RouteSpeaker;
 import io.sluice.controller.bgp.RouteAttributes;
@@ -83,7 +83,7 @@ public final class ControllerAgent implements Agent
     private volatile boolean withdrawnForShutdown;
     private volatile NodeStatus status;
 
-    private ForwarderState forwarderState;
+    private ForwarderServices forwarderState;
     private final long startMs;
     private boolean observedOnce;
     private boolean routesSettled;
@@ -309,7 +309,7 @@ public final class ControllerAgent implements Agent
             return 0;
         }
         nextStateMs = nowMs + STATE_PERIOD_MS;
-        final ForwarderState state = session.queryState(nowMs, STATE_TIMEOUT);
+        final ForwarderServices state = session.queryState(nowMs, STATE_TIMEOUT);
         if (state != null)
         {
             forwarderState = state;
@@ -389,12 +389,12 @@ public final class ControllerAgent implements Agent
             final VipConfig vip = view.config();
             final AnnouncePolicy.Decision decision = index < decisions.size() ? decisions.get(index) : null;
             index++;
-            final ForwarderState.VipState forwarderVip = forwarderState == null ? null : forwarderState.vip(vip.vip());
+            final ForwarderServices.VipState forwarderVip = forwarderState == null ? null : forwarderState.vip(vip.vip());
             final List<NodeStatus.BackendStatus> backends = new ArrayList<>();
             for (final HealthMonitor.BackendView backend : view.backends())
             {
                 final BackendWeights.Entry weight = weights.entry(vip.name(), backend.address());
-                final ForwarderState.BackendState forwarderBackend =
+                final ForwarderServices.BackendState forwarderBackend =
                     forwarderVip == null ? null : forwarderVip.backend(backend.address());
                 backends.add(new NodeStatus.BackendStatus(backend.name(), backend.address(), backend.up(),
                     backend.heldDown(), backend.commandedUp(), backend.lastDetail(), backend.lastPassed(),

@@ -5,7 +5,7 @@ import io.sluice.common.config.Durations;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlChannel;
-import io.sluice.common.control.ForwarderState;
+import io.sluice.common.control.ForwarderServices;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.controller.announce.RouteSpeaker;
 import io.sluice.common.config.Durations;
@@ -257,7 +257,7 @@ public final class ControllerMain
             out.println("controller: no running forwarder to adopt (" + probe.reason() + ")");
             return;
         }
-        final ForwarderState state = session.queryState(nowMs, ADOPT_TIMEOUT);
+        final ForwarderServices state = session.queryState(nowMs, ADOPT_TIMEOUT);
         session.drainLog().forEach(line -> out.println("controller: " + line));
         if (state == null)
         {

@@ -5,10 +5,10 @@ import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ControlCommand;
-import io.sluice.common.control.ControlServer;
-import io.sluice.common.counters.CounterAllocator;
+import io.sluice.forwarder.control.ControlServer;
+import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
-import io.sluice.common.counters.CounterWriter;
+import io.sluice.forwarder.counters.CounterWriter;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.CountersFileHeader;
 
@@ -70,7 +70,7 @@ final class FakeForwarder implements AutoCloseable
         thread.start();
     }
 
-    private String onCommand(final ControlCommand command, final io.sluice.common.control.StateResponder responder)
+    private String onCommand(final ControlCommand command, final io.sluice.forwarder.control.StateResponder responder)
     {
         if (command instanceof ControlCommand.GetState)
         {

@@ -15,8 +15,8 @@ import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.WorkerConfig;
 import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ControlCommand;
-import io.sluice.common.control.ControlServer;
-import io.sluice.common.counters.CounterAllocator;
+import io.sluice.forwarder.control.ControlServer;
+import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.common.counters.ForwarderState;
@@ -143,7 +143,7 @@ public final class Forwarder implements AutoCloseable
      * @param config node config.
      * @return arguments without a program name.
      */
-    static List<String> ealArguments(final NodeConfig config)
+    public static List<String> ealArguments(final NodeConfig config)
     {
         final List<String> argv = new ArrayList<>(config.ealArgv("sluice"));
         argv.remove(0);

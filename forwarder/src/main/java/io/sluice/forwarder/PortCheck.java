@@ -17,7 +17,7 @@ import java.util.List;
  * notes (without refusing) a device that cannot spread flows over several queues by RSS, and rings above the
  * device's limit (DPDK clamps them). {@code check-config --eal} and the forwarder at start run it alike.
  */
-final class PortCheck
+public final class PortCheck
 {
     private static final int DRIVER_NAME_CAPACITY = 64;
 
@@ -34,7 +34,7 @@ final class PortCheck
      * @param txDescMax   descriptors per transmit queue at most.
      * @param rss         whether it hashes IP/TCP/UDP flows over its queues.
      */
-    record Device(int id, String driver, int maxRxQueues, int maxTxQueues, int minMtu, int maxMtu, int rxDescMax,
+    public record Device(int id, String driver, int maxRxQueues, int maxTxQueues, int minMtu, int maxMtu, int rxDescMax,
         int txDescMax, boolean rss)
     {
     }
@@ -53,7 +53,7 @@ final class PortCheck
      * @return the devices, in the order of {@code forwarder.ports}.
      * @throws ConfigException naming {@code forwarder.ports[i].name}, {@code .mtu} or {@code forwarder.workers}.
      */
-    static List<Device> check(final ShimLibrary shim, final String file, final NodeConfig config,
+    public static List<Device> check(final ShimLibrary shim, final String file, final NodeConfig config,
         final List<String> notes) throws ConfigException
     {
         final ForwarderConfig forwarder = config.forwarder();

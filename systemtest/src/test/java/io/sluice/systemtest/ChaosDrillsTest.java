@@ -6,7 +6,7 @@ import io.sluice.common.control.ControlClient;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlException;
 import io.sluice.common.control.ControlResponse;
-import io.sluice.common.control.ForwarderState;
+import io.sluice.common.control.ForwarderServices;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
@@ -330,7 +330,7 @@ class ChaosDrillsTest
             }
             assertEquals(burst.size(), accepted, "every command of the burst answered and accepted");
 
-            final ForwarderState state = Eventually.await(Duration.ofSeconds(20), () -> client.getState(
+            final ForwarderServices state = Eventually.await(Duration.ofSeconds(20), () -> client.getState(
                 Duration.ofSeconds(5)), s -> !s.vip(vip).backend(be1).healthy(),
                 "the forwarder told that be1 is down");
             assertTrue(state.vip(vip).backend(be1).maglevSlots() == 0, state.toString());

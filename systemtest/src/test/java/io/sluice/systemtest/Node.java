@@ -126,7 +126,7 @@ final class Node
     /** Runs a ControllerTool command (status, drain, ...) inside the namespace. */
     Commands.Result tool(final String... args)
     {
-        final List<String> command = new ArrayList<>(List.of("io.sluice.controller.tools.ControllerTool"));
+        final List<String> command = new ArrayList<>(List.of("io.sluice.tools.controller.ControllerTool"));
         command.addAll(List.of(args));
         command.addAll(List.of("--config", config.toString()));
         return Commands.run(Duration.ofSeconds(60), namespace.command(java(command.toArray(String[]::new))));

@@ -1,7 +1,7 @@
 package io.sluice.common.config;
 
 import io.sluice.common.counters.DutyCycleBuckets;
-import io.sluice.common.maglev.MaglevTableBuilder;
+
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -63,7 +63,7 @@ public record ForwarderConfig(
     public static final IdleStrategyKind DEFAULT_IDLE_STRATEGY = IdleStrategyKind.BUSY_SPIN;
     public static final Path DEFAULT_COUNTERS_DIR = Path.of("/dev/shm/sluice");
     public static final long DEFAULT_HASH_SEED = 0;
-    public static final int DEFAULT_MAGLEV_TABLE_SIZE = MaglevTableBuilder.DEFAULT_TABLE_SIZE;
+    public static final int DEFAULT_MAGLEV_TABLE_SIZE = MaglevTableSize.DEFAULT;
     public static final int DEFAULT_TUNNEL_MTU = 9000;
     public static final int MIN_TUNNEL_MTU = 576;
     public static final int MAX_TUNNEL_MTU = 65535;

@@ -2,7 +2,7 @@ package io.sluice.common.config;
 
 import io.sluice.common.control.ControlFileDescriptor;
 import io.sluice.common.counters.CountersFileHeader;
-import io.sluice.common.maglev.MaglevTableBuilder;
+
 
 import java.math.BigInteger;
 import java.net.Inet4Address;
@@ -388,7 +388,7 @@ final class ForwarderReader
     {
         final int size = forwarder.optionalInt("maglev_table_size", ForwarderConfig.DEFAULT_MAGLEV_TABLE_SIZE,
             Integer.MIN_VALUE, Integer.MAX_VALUE);
-        final String problem = MaglevTableBuilder.checkTableSize(size);
+        final String problem = MaglevTableSize.check(size);
         if (problem != null)
         {
             throw forwarder.error("maglev_table_size", problem);

@@ -293,7 +293,12 @@ public final class ControlChannel implements AutoCloseable
         return closed;
     }
 
-    void ensureOpen()
+    /**
+     * Throws when the channel is closed.
+     *
+     * @throws IllegalStateException after {@link #close()}.
+     */
+    public void ensureOpen()
     {
         if (closed)
         {
@@ -301,12 +306,22 @@ public final class ControlChannel implements AutoCloseable
         }
     }
 
-    ManyToOneRingBuffer commandRing()
+    /**
+     * Returns the command ring, for the forwarder's control server to read.
+     *
+     * @return the ring.
+     */
+    public ManyToOneRingBuffer commandRing()
     {
         return commandRing;
     }
 
-    AtomicBuffer responseBuffer()
+    /**
+     * Returns the response broadcast buffer, for the forwarder's control server to write.
+     *
+     * @return the buffer.
+     */
+    public AtomicBuffer responseBuffer()
     {
         return responseBuffer;
     }

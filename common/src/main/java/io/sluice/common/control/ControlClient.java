@@ -203,7 +203,7 @@ public final class ControlClient
      * @throws ControlException when refused (e.g. the state is too large for the response buffer) or timed out; its
      *                          {@link ControlException#response()} says which.
      */
-    public ForwarderState getState(final Duration timeout)
+    public ForwarderServices getState(final Duration timeout)
     {
         final long deadline = System.nanoTime() + timeout.toNanos();
         String lastLoss = null;

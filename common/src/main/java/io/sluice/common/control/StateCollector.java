@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Gathers the STATE_VIP and STATE_BACKEND messages of one GET_STATE answer into a {@link ForwarderState}, and checks
+ * Gathers the STATE_VIP and STATE_BACKEND messages of one GET_STATE answer into a {@link ForwarderServices}, and checks
  * against STATE_END's count that none was lost.
  */
 final class StateCollector
@@ -50,7 +50,7 @@ final class StateCollector
     {
         // A backend before its VIP would be a forwarder bug; keep it rather than lose it.
         vips.computeIfAbsent(vip, VipBuilder::new).backends
-            .add(new ForwarderState.BackendState(backend, weight, healthy, name, maglevSlots));
+            .add(new ForwarderServices.BackendState(backend, weight, healthy, name, maglevSlots));
         entries++;
     }
 
@@ -74,20 +74,20 @@ final class StateCollector
         return expectedEntries;
     }
 
-    ForwarderState state()
+    ForwarderServices state()
     {
-        final List<ForwarderState.VipState> states = new ArrayList<>(vips.size());
+        final List<ForwarderServices.VipState> states = new ArrayList<>(vips.size());
         for (final VipBuilder builder : vips.values())
         {
-            states.add(new ForwarderState.VipState(builder.vip, builder.name, builder.backends));
+            states.add(new ForwarderServices.VipState(builder.vip, builder.name, builder.backends));
         }
-        return new ForwarderState(states);
+        return new ForwarderServices(states);
     }
 
     private static final class VipBuilder
     {
         final Vip vip;
-        final List<ForwarderState.BackendState> backends = new ArrayList<>();
+        final List<ForwarderServices.BackendState> backends = new ArrayList<>();
         String name;
 
         VipBuilder(final Vip vip)

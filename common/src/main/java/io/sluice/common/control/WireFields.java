@@ -38,7 +38,7 @@ import java.nio.charset.StandardCharsets;
  * <p>
  * String: one length byte (0..255) and that many bytes of UTF-8; length 0 stands for "none".
  */
-final class WireFields
+public final class WireFields
 {
     static final int FAMILY_FIELD_OFFSET = 0;
     static final int PROTOCOL_FIELD_OFFSET = 1;
@@ -161,7 +161,7 @@ final class WireFields
      * @param what what the string is, for the error.
      * @return the bytes, empty for null.
      */
-    static byte[] utf8(final String text, final String what)
+    public static byte[] utf8(final String text, final String what)
     {
         final byte[] bytes = text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > ControlProtocol.MAX_STRING_LENGTH)

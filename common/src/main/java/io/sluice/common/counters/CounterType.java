@@ -1,5 +1,6 @@
 package io.sluice.common.counters;
 
+
 /**
  * Every counter the forwarder publishes in its counters file. The type id is what the file stores (Agrona's counter
  * type id) and never changes meaning once released: add new types with new ids, never renumber. Ids are grouped by
@@ -121,7 +122,7 @@ public enum CounterType
     FORWARDER_STATE(304, Scope.PROCESS, Kind.VALUE, "forwarder state", "forwarder_state", null);
 
     /**
-     * What a counter's key identifies, and so which {@link CounterAllocator} method allocates it.
+     * What a counter's key identifies, and so which method of the forwarder's {@code CounterAllocator} allocates it.
      */
     public enum Scope
     {

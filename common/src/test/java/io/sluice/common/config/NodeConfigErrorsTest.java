@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * One test per kind of mistake: each asserts the exact field path and part of the reason.
  */
-class NodeConfigErrorsTest
+public class NodeConfigErrorsTest
 {
     static final String BASE = """
         node:
@@ -43,7 +43,7 @@ class NodeConfigErrorsTest
         """;
 
     /** Returns the base config with one piece of text replaced; fails if the piece is not there exactly once. */
-    static String with(final String original, final String replacement)
+    public static String with(final String original, final String replacement)
     {
         final int at = BASE.indexOf(original);
         if (at < 0 || BASE.indexOf(original, at + 1) >= 0)
@@ -496,16 +496,6 @@ class NodeConfigErrorsTest
             "forwarder.max_backends", "more than its largest, 268435456: use at most 524288");
         fails(with("maglev_table_size: 65537", "maglev_table_size: 65537\n  control: {ring_capacity: 536870912}"),
             "forwarder.control.ring_capacity", "must be a power of two from 4096 to 268435456");
-    }
-
-    @Test
-    void acceptsAWorkerCoreOutsideTheProcessAffinity() throws ConfigException
-    {
-        // taskset -c 0 on a two-core machine: core 1 is the machine's, and a worker may pin there.
-        final MachineCpus taskset = new MachineCpus(CpuList.parse("0-1"), CpuList.parse("0-1"), CpuList.parse("0"));
-        final NodeConfig config = NodeConfig.parse("node.yaml", with("core: 0", "core: 1"), taskset);
-        assertEquals(1, config.forwarder().workers().get(0).core());
-        assertEquals("1", ConfigCheck.outsideAffinity(config.forwarder(), taskset));
     }
 
     @Test

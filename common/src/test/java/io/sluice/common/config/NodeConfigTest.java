@@ -17,9 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class NodeConfigTest
+public class NodeConfigTest
 {
-    static Path resource(final String name)
+    public static Path resource(final String name)
     {
         try
         {

@@ -4,7 +4,7 @@ import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ControlClient;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlException;
-import io.sluice.common.control.ForwarderState;
+import io.sluice.common.control.ForwarderServices;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -153,7 +153,7 @@ public final class ForwarderSession implements AutoCloseable
      * @param timeout how long to wait.
      * @return the state, or null when the channel is not open or the forwarder did not answer.
      */
-    public ForwarderState queryState(final long nowMs, final Duration timeout)
+    public ForwarderServices queryState(final long nowMs, final Duration timeout)
     {
         if (link == null && !openLink(nowMs))
         {

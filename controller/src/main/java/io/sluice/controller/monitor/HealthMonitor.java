@@ -7,7 +7,7 @@ import io.sluice.common.config.HealthCheckConfig;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand;
-import io.sluice.common.control.ForwarderState;
+import io.sluice.common.control.ForwarderServices;
 import io.sluice.controller.health.BackendHealth;
 import io.sluice.controller.health.CheckResult;
 import io.sluice.controller.health.FlapDamping;
@@ -278,19 +278,19 @@ public final class HealthMonitor
      * @param state what the forwarder reported.
      * @return how many backends were adopted.
      */
-    public int adopt(final ForwarderState state)
+    public int adopt(final ForwarderServices state)
     {
         int adopted = 0;
         for (final VipState vip : vips.values())
         {
-            final ForwarderState.VipState forwarderVip = state.vip(vip.config.vip());
+            final ForwarderServices.VipState forwarderVip = state.vip(vip.config.vip());
             if (forwarderVip == null)
             {
                 continue;
             }
             for (final BackendState backend : vip.backends)
             {
-                final ForwarderState.BackendState forwarderBackend = forwarderVip.backend(backend.config.address());
+                final ForwarderServices.BackendState forwarderBackend = forwarderVip.backend(backend.config.address());
                 if (forwarderBackend == null)
                 {
                     continue;

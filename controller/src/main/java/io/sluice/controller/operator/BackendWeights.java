@@ -4,7 +4,7 @@ import io.sluice.common.config.BackendConfig;
 import io.sluice.common.config.IpLiterals;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand;
-import io.sluice.common.control.ForwarderState;
+import io.sluice.common.control.ForwarderServices;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -134,15 +134,15 @@ public final class BackendWeights
      * @param state what the forwarder reported.
      * @return how many backends were taken over.
      */
-    public int adopt(final ForwarderState state)
+    public int adopt(final ForwarderServices state)
     {
         int adopted = 0;
         for (final Map<InetAddress, Entry> backends : entries.values())
         {
             for (final Entry entry : List.copyOf(backends.values()))
             {
-                final ForwarderState.VipState vip = state.vip(vipsByName.get(entry.vipName()).vip());
-                final ForwarderState.BackendState forwarder =
+                final ForwarderServices.VipState vip = state.vip(vipsByName.get(entry.vipName()).vip());
+                final ForwarderServices.BackendState forwarder =
                     vip == null ? null : vip.backend(entry.backend().address());
                 if (forwarder == null || entry.overridden() || forwarder.weight() == entry.configured())
                 {

@@ -1,8 +1,8 @@
 package io.sluice.controller.liveness;
 
-import io.sluice.common.counters.CounterAllocator;
+import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
-import io.sluice.common.counters.CounterWriter;
+import io.sluice.forwarder.counters.CounterWriter;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.ForwarderState;
 import org.junit.jupiter.api.Test;

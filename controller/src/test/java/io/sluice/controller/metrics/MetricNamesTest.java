@@ -1,9 +1,9 @@
 package io.sluice.controller.metrics;
 
 import io.sluice.common.config.IpLiterals;
-import io.sluice.common.counters.CounterAllocator;
+import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
-import io.sluice.common.counters.CounterWriter;
+import io.sluice.forwarder.counters.CounterWriter;
 import io.sluice.common.counters.CountersFile;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

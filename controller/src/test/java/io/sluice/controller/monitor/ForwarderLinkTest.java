@@ -5,7 +5,7 @@ import io.sluice.common.config.IpLiterals;
 import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ControlClient;
 import io.sluice.common.control.ControlCommand;
-import io.sluice.common.control.ControlServer;
+import io.sluice.forwarder.control.ControlServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -7,7 +7,7 @@ import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.TransportProtocol;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand.SetBackendWeight;
-import io.sluice.common.control.ForwarderState;
+import io.sluice.common.control.ForwarderServices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,9 +69,9 @@ class BackendWeightsTest
     void adoptsARunningForwardersDifferentWeights()
     {
         final BackendWeights weights = new BackendWeights(VIPS);
-        final ForwarderState state = new ForwarderState(List.of(new ForwarderState.VipState(WEB, "web", List.of(
-            new ForwarderState.BackendState(B1, 0, true, "be1", 0),
-            new ForwarderState.BackendState(B2, 4, true, "be2", 65537)))));
+        final ForwarderServices state = new ForwarderServices(List.of(new ForwarderServices.VipState(WEB, "web", List.of(
+            new ForwarderServices.BackendState(B1, 0, true, "be1", 0),
+            new ForwarderServices.BackendState(B2, 4, true, "be2", 65537)))));
         assertEquals(1, weights.adopt(state));
         assertTrue(weights.entry("web", B1).drained());
         assertEquals(4, weights.entry("web", B2).effective());

@@ -1,14 +1,14 @@
 package io.sluice.forwarder.agent;
 
 import io.sluice.common.Vip;
-import io.sluice.common.control.CommandHandler;
+import io.sluice.forwarder.control.CommandHandler;
 import io.sluice.common.control.ControlCommand;
-import io.sluice.common.control.ControlServer;
-import io.sluice.common.control.StateResponder;
-import io.sluice.common.counters.CounterWriter;
-import io.sluice.common.maglev.MaglevBackend;
-import io.sluice.common.maglev.MaglevFingerprint;
-import io.sluice.common.maglev.MaglevTable;
+import io.sluice.forwarder.control.ControlServer;
+import io.sluice.forwarder.control.StateResponder;
+import io.sluice.forwarder.counters.CounterWriter;
+import io.sluice.forwarder.maglev.MaglevBackend;
+import io.sluice.forwarder.maglev.MaglevFingerprint;
+import io.sluice.forwarder.maglev.MaglevTable;
 import io.sluice.forwarder.state.ForwardingSnapshot;
 import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.state.SnapshotPublisher;

@@ -1,8 +1,8 @@
 package io.sluice.forwarder.agent;
 
-import io.sluice.common.counters.CounterAllocator;
+import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
-import io.sluice.common.counters.CounterWriter;
+import io.sluice.forwarder.counters.CounterWriter;
 import io.sluice.common.counters.DutyCycleBuckets;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.pipeline.DropReason;
@@ -114,7 +114,7 @@ public final class ForwarderCounters
      * Records the fingerprint of a VIP's Maglev table (control thread, when the table was rebuilt).
      *
      * @param index       VIP index.
-     * @param fingerprint the table's {@link io.sluice.common.maglev.MaglevFingerprint}.
+     * @param fingerprint the table's {@link io.sluice.forwarder.maglev.MaglevFingerprint}.
      */
     public void onMaglevFingerprint(final int index, final long fingerprint)
     {

@@ -1,8 +1,8 @@
 package io.sluice.forwarder.agent;
 
-import io.sluice.common.counters.CounterAllocator;
+import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
-import io.sluice.common.counters.CounterWriter;
+import io.sluice.forwarder.counters.CounterWriter;
 import io.sluice.forwarder.dpdk.DescriptorLayout;
 import io.sluice.forwarder.dpdk.ShimLibrary;
 import org.agrona.BufferUtil;

@@ -1,6 +1,6 @@
 package io.sluice.forwarder.lb;
 
-import io.sluice.common.hash.XxHash64;
+import io.sluice.forwarder.hash.XxHash64;
 
 /**
  * The flow a packet belongs to, as the bytes that are hashed and compared: a mutable holder the parser fills once

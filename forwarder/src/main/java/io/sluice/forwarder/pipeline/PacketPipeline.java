@@ -1,6 +1,6 @@
 package io.sluice.forwarder.pipeline;
 
-import io.sluice.common.maglev.MaglevTable;
+import io.sluice.forwarder.maglev.MaglevTable;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.FlowKey;
 import io.sluice.forwarder.lb.VipTable;

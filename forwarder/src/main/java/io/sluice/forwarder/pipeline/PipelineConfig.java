@@ -2,7 +2,7 @@ package io.sluice.forwarder.pipeline;
 
 import io.sluice.common.config.ConnectionTableConfig;
 import io.sluice.common.config.ForwarderConfig;
-import io.sluice.common.maglev.MaglevTableBuilder;
+import io.sluice.forwarder.maglev.MaglevTableBuilder;
 import io.sluice.forwarder.lb.ConnectionTable;
 
 import java.net.Inet4Address;

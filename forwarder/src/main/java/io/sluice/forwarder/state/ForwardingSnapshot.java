@@ -1,6 +1,6 @@
 package io.sluice.forwarder.state;
 
-import io.sluice.common.maglev.MaglevTable;
+import io.sluice.forwarder.maglev.MaglevTable;
 import io.sluice.forwarder.lb.VipTable;
 
 /**

@@ -1,9 +1,9 @@
 package io.sluice.forwarder.state;
 
 import io.sluice.common.Vip;
-import io.sluice.common.maglev.MaglevBackend;
-import io.sluice.common.maglev.MaglevTable;
-import io.sluice.common.maglev.MaglevTableBuilder;
+import io.sluice.forwarder.maglev.MaglevBackend;
+import io.sluice.forwarder.maglev.MaglevTable;
+import io.sluice.forwarder.maglev.MaglevTableBuilder;
 import io.sluice.forwarder.lb.AddressWords;
 import io.sluice.forwarder.lb.VipTable;
 

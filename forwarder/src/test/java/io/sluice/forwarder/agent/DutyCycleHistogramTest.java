@@ -1,6 +1,6 @@
 package io.sluice.forwarder.agent;
 
-import io.sluice.common.counters.CounterAllocator;
+import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CounterKey;
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CountersFile;

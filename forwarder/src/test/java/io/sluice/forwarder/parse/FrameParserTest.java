@@ -72,7 +72,8 @@ class FrameParserTest
     @Test
     void keysIpv4FragmentsOnTheThreeTuple()
     {
-        final byte[] frame = frame().ipv4("198.51.100.7", "192.0.2.10").protocol(PacketBuilder.PROTO_TCP).fragment(185, false).payload(24).build();
+        final byte[] frame = frame().ipv4("198.51.100.7", "192.0.2.10").protocol(PacketBuilder.PROTO_TCP)
+            .fragment(185, false).payload(24).build();
         assertEquals(FrameParser.FRAGMENT, parse(frame));
         assertKey(fragment("198.51.100.7", "192.0.2.10", PacketBuilder.PROTO_TCP), frame);
     }

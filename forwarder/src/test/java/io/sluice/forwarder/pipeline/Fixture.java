@@ -1,7 +1,7 @@
 package io.sluice.forwarder.pipeline;
 
 import io.sluice.common.Vip;
-import io.sluice.common.maglev.MaglevTable;
+import io.sluice.forwarder.maglev.MaglevTable;
 import io.sluice.forwarder.testing.HexDump;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;

@@ -1,8 +1,8 @@
 package io.sluice.forwarder.pipeline;
 
 import io.sluice.common.Vip;
-import io.sluice.common.maglev.MaglevTable;
-import io.sluice.common.maglev.MaglevTableBuilder;
+import io.sluice.forwarder.maglev.MaglevTable;
+import io.sluice.forwarder.maglev.MaglevTableBuilder;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.state.SnapshotPublisher;

@@ -131,7 +131,7 @@ class CheckConfigEalTest
     {
         final List<String> command = SluiceJvm.command();
         command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-Dsluice.home=" + ForwarderProcess.repositoryRoot(),
-            "-cp", System.getProperty("java.class.path"), "io.sluice.forwarder.EalCheck"));
+            "-cp", System.getProperty("java.class.path"), "io.sluice.tools.check.EalCheck"));
         command.addAll(List.of(args));
         final Path out = Files.createTempFile(dir, "check", ".out");
         final Path err = Files.createTempFile(dir, "check", ".err");

@@ -3,11 +3,11 @@ package io.sluice.forwarder.process;
 import io.sluice.common.Vip;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlResponse;
-import io.sluice.common.control.ForwarderState;
+import io.sluice.common.control.ForwarderServices;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.counters.CounterType;
-import io.sluice.common.maglev.MaglevBackend;
-import io.sluice.common.maglev.MaglevFingerprint;
+import io.sluice.forwarder.maglev.MaglevBackend;
+import io.sluice.forwarder.maglev.MaglevFingerprint;
 import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.testing.FlowKeyBytes;
 import io.sluice.forwarder.testing.PacketBuilder;
@@ -223,15 +223,15 @@ class ForwarderControlTest
      */
     private void assertStateSumsToTable(final Map<InetAddress, Integer> weights, final Map<InetAddress, Boolean> down)
     {
-        final ForwarderState state = forwarder.control().getState(COMMAND_TIMEOUT);
+        final ForwarderServices state = forwarder.control().getState(COMMAND_TIMEOUT);
         stateQueries++;
-        final ForwarderState.VipState vip = state.vip(VIP);
+        final ForwarderServices.VipState vip = state.vip(VIP);
         assertNotNull(vip, "GET_STATE lacks " + VIP + ": " + state);
         assertEquals(weights.size(), vip.backends().size(), "backends in GET_STATE: " + vip);
         int slots = 0;
         for (final Map.Entry<InetAddress, Integer> expected : weights.entrySet())
         {
-            final ForwarderState.BackendState backend = vip.backend(expected.getKey());
+            final ForwarderServices.BackendState backend = vip.backend(expected.getKey());
             assertNotNull(backend, expected.getKey() + " missing from " + vip);
             assertEquals(expected.getValue(), backend.weight(), "weight of " + backend);
             final boolean healthy = !down.containsKey(expected.getKey());

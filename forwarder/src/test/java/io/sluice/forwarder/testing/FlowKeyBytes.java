@@ -1,6 +1,6 @@
 package io.sluice.forwarder.testing;
 
-import io.sluice.common.hash.XxHash64;
+import io.sluice.forwarder.hash.XxHash64;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
