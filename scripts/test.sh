@@ -39,6 +39,8 @@ if [[ -z "$c_sum" || "$c_sum" != "$java_sum" ]]; then
 fi
 echo "Maglev cross-check: C and Java tables identical (checksum $c_sum)"
 
+log "package map: docs/architecture.md against the source tree (scripts/tests/package-map-test.sh)"
+scripts/tests/package-map-test.sh
 log "host set-up: verdicts on fake host layouts, --dry-run on this machine (scripts/tests/host-setup-test.sh)"
 scripts/tests/host-setup-test.sh
 log "backend set-up: kernel path as --dry-run, gredecap path in namespaces (scripts/tests/backend-setup-test.sh)"

@@ -710,7 +710,7 @@ def cmd_forwarder_resync(args):
     state = load(args.state)
     drained = [b for v in state.get("vips", []) if v.get("name") == "web" for b in v.get("backends", [])
                if b.get("address") == args.drained]
-    drained_ok = bool(drained) and all(b.get("weight") == 0 and b.get("maglevSlots", 1) == 0 for b in drained)
+    drained_ok = bool(drained) and all(b.get("weight") == 0 and b.get("maglev_slots", 1) == 0 for b in drained)
     dead, new = load(args.stats_dead), load(args.stats_new)
     try:
         with open(args.left) as f:
@@ -754,7 +754,7 @@ def cmd_forwarder_resync(args):
          "not yet synchronized, route via lb2 before synchronization: %d" % (
              len(samples), result["route_back_s"], len(unsynced), len(early)))
     line("drained be3 in the new forwarder's state: %s" % (
-        ", ".join("weight %s slots %s" % (b.get("weight"), b.get("maglevSlots")) for b in drained) or "MISSING"))
+        ", ".join("weight %s slots %s" % (b.get("weight"), b.get("maglev_slots")) for b in drained) or "MISSING"))
     hold_line(hold, stall=False)
     verdict(result["ok"], "state resent (the drain too), VIP announced only after synchronization, counters file "
             "taken over, no connection broken")

@@ -1,7 +1,7 @@
 package io.sluice.controller.bgp;
 
 import io.sluice.common.config.IpLiterals;
-import io.sluice.common.json.JsonReader;
+import io.sluice.common.json.Json;
 
 import java.net.InetAddress;
 import java.util.LinkedHashSet;
@@ -110,7 +110,7 @@ public sealed interface ExaBgpMessage
         {
             try
             {
-                return json(JsonReader.read(text), line);
+                return json(Json.read(text), line);
             }
             catch (final IllegalArgumentException | ClassCastException ex)
             {

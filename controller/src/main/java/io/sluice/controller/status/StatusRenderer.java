@@ -1,7 +1,7 @@
 package io.sluice.controller.status;
 
-import io.sluice.common.JsonStrings;
 import io.sluice.common.config.IpLiterals;
+import io.sluice.common.json.JsonWriter;
 
 import java.util.Map;
 
@@ -107,109 +107,93 @@ public final class StatusRenderer
      */
     public static String json(final NodeStatus status)
     {
-        final StringBuilder out = new StringBuilder(1024);
-        out.append("{\"node\":");
-        JsonStrings.quote(out, status.node());
-        out.append(",\"time_ms\":").append(status.timeMs());
         final NodeStatus.Forwarder f = status.forwarder();
-        out.append(",\"forwarder\":{\"alive\":").append(f.alive()).append(",\"reason\":");
-        JsonStrings.quote(out, f.reason());
-        out.append(",\"synchronized\":").append(f.synced()).append(",\"control_channel_open\":").append(f.linked())
-            .append(",\"unconfirmed_commands\":").append(f.unconfirmedCommands())
-            .append(",\"maglev_table_size\":").append(f.maglevTableSize()).append('}');
         final NodeStatus.Bgp bgp = status.bgp();
-        out.append(",\"bgp\":{\"configured\":").append(bgp.configured()).append(",\"state\":");
-        JsonStrings.quote(out, bgp.state());
-        out.append(",\"neighbors\":{");
-        String separator = "";
-        for (final Map.Entry<String, String> neighbor : bgp.neighbors().entrySet())
-        {
-            out.append(separator);
-            JsonStrings.quote(out, neighbor.getKey());
-            out.append(':');
-            JsonStrings.quote(out, neighbor.getValue());
-            separator = ",";
-        }
-        out.append("},\"announced\":[");
-        separator = "";
+        final JsonWriter json = new JsonWriter().beginObject()
+            .field("node", status.node())
+            .field("time_ms", status.timeMs())
+            .name("forwarder").beginObject()
+            .field("alive", f.alive())
+            .field("reason", f.reason())
+            .field("synchronized", f.synced())
+            .field("control_channel_open", f.linked())
+            .field("unconfirmed_commands", f.unconfirmedCommands())
+            .field("maglev_table_size", f.maglevTableSize())
+            .endObject()
+            .name("bgp").beginObject()
+            .field("configured", bgp.configured())
+            .field("state", bgp.state())
+            .name("neighbors");
+        stringMap(json, bgp.neighbors(), false);
+        json.name("announced").beginArray();
         for (final String prefix : bgp.announced())
         {
-            out.append(separator);
-            JsonStrings.quote(out, prefix);
-            separator = ",";
+            json.value(prefix);
         }
-        out.append("],\"sessions\":");
-        stringMap(out, bgp.sessions());
-        out.append(",\"routes\":");
-        stringMap(out, bgp.routes());
-        out.append("},\"vips\":[");
-        separator = "";
+        json.endArray().name("sessions");
+        stringMap(json, bgp.sessions(), true);
+        json.name("routes");
+        stringMap(json, bgp.routes(), true);
+        json.endObject().name("vips").beginArray();
         for (final NodeStatus.VipStatus vip : status.vips())
         {
-            out.append(separator);
-            vipJson(out, vip, f);
-            separator = ",";
+            vipJson(json, vip, f);
         }
-        return out.append("]}\n").toString();
+        return json.endArray().endObject() + "\n";
     }
 
-    private static void vipJson(final StringBuilder out, final NodeStatus.VipStatus vip,
+    private static void vipJson(final JsonWriter json, final NodeStatus.VipStatus vip,
         final NodeStatus.Forwarder forwarder)
     {
-        out.append("{\"name\":");
-        JsonStrings.quote(out, vip.name());
-        out.append(",\"address\":");
-        JsonStrings.quote(out, IpLiterals.format(vip.address()));
-        out.append(",\"port\":").append(vip.port()).append(",\"protocol\":");
-        JsonStrings.quote(out, vip.protocol());
-        out.append(",\"announced\":").append(vip.announced()).append(",\"announce_reason\":");
-        JsonStrings.quote(out, vip.announceReason());
-        out.append(",\"fail_open\":").append(vip.failOpen()).append(",\"eligible_backends\":").append(vip.eligible())
-            .append(",\"backends\":[");
-        String separator = "";
+        json.beginObject()
+            .field("name", vip.name())
+            .field("address", IpLiterals.format(vip.address()))
+            .field("port", vip.port())
+            .field("protocol", vip.protocol())
+            .field("announced", vip.announced())
+            .field("announce_reason", vip.announceReason())
+            .field("fail_open", vip.failOpen())
+            .field("eligible_backends", vip.eligible())
+            .name("backends").beginArray();
         for (final NodeStatus.BackendStatus backend : vip.backends())
         {
-            out.append(separator).append("{\"name\":");
-            JsonStrings.quote(out, backend.name());
-            out.append(",\"address\":");
-            JsonStrings.quote(out, IpLiterals.format(backend.address()));
-            out.append(",\"healthy\":").append(backend.healthy()).append(",\"held_down\":").append(backend.heldDown())
-                .append(",\"eligible\":").append(backend.eligible()).append(",\"last_check\":");
-            if (backend.lastCheck() == null)
+            json.beginObject()
+                .field("name", backend.name())
+                .field("address", IpLiterals.format(backend.address()))
+                .field("healthy", backend.healthy())
+                .field("held_down", backend.heldDown())
+                .field("eligible", backend.eligible())
+                .field("last_check", backend.lastCheck())
+                .field("last_check_passed", backend.lastCheckPassed())
+                .name("last_check_latency_ms").exact(backend.lastCheckLatencyNs() / 1e6)
+                .field("checks", backend.checks())
+                .field("failed_checks", backend.failedChecks())
+                .field("flaps", backend.flaps())
+                .field("configured_weight", backend.configuredWeight())
+                .field("weight", backend.weight())
+                .field("drained", backend.drained())
+                .field("maglev_slots", backend.maglevSlots())
+                .name("maglev_share");
+            if (backend.maglevSlots() < 0)
             {
-                out.append("null");
+                json.nullValue();
             }
             else
             {
-                JsonStrings.quote(out, backend.lastCheck());
+                json.exact((double)backend.maglevSlots() / forwarder.maglevTableSize());
             }
-            out.append(",\"last_check_passed\":").append(backend.lastCheckPassed())
-                .append(",\"last_check_latency_ms\":").append(backend.lastCheckLatencyNs() / 1e6)
-                .append(",\"checks\":").append(backend.checks()).append(",\"failed_checks\":")
-                .append(backend.failedChecks()).append(",\"flaps\":").append(backend.flaps())
-                .append(",\"configured_weight\":").append(backend.configuredWeight())
-                .append(",\"weight\":").append(backend.weight()).append(",\"drained\":").append(backend.drained())
-                .append(",\"maglev_slots\":").append(backend.maglevSlots()).append(",\"maglev_share\":")
-                .append(backend.maglevSlots() < 0 ? "null" :
-                    Double.toString((double)backend.maglevSlots() / forwarder.maglevTableSize()))
-                .append('}');
-            separator = ",";
+            json.endObject();
         }
-        out.append("]}");
+        json.endArray().endObject();
     }
 
-    private static void stringMap(final StringBuilder out, final Map<String, String> map)
+    private static void stringMap(final JsonWriter json, final Map<String, String> map, final boolean trim)
     {
-        out.append('{');
-        String separator = "";
+        json.beginObject();
         for (final Map.Entry<String, String> entry : map.entrySet())
         {
-            out.append(separator);
-            JsonStrings.quote(out, entry.getKey());
-            out.append(':');
-            JsonStrings.quote(out, entry.getValue().trim());
-            separator = ",";
+            json.field(entry.getKey(), trim ? entry.getValue().trim() : entry.getValue());
         }
-        out.append('}');
+        json.endObject();
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.forwarder.capture;
 
+import io.sluice.common.json.JsonWriter;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -48,10 +49,17 @@ public final class CaptureTool
     {
         String toJson(final Path output)
         {
-            return String.format(Locale.ROOT, "{\"file\":\"%s\",\"written\":%d,\"rx\":%d,\"tx\":%d,\"matched\":%d," +
-                "\"captured\":%d,\"dropped\":%d,\"after_count\":%d,\"ended_by\":\"%s\"}",
-                output.toString().replace("\\", "\\\\").replace("\"", "\\\""), written, rx, tx, matched, captured,
-                dropped, afterCount, endedBy);
+            return new JsonWriter().beginObject()
+                .field("file", output.toString())
+                .field("written", written)
+                .field("rx", rx)
+                .field("tx", tx)
+                .field("matched", matched)
+                .field("captured", captured)
+                .field("dropped", dropped)
+                .field("after_count", afterCount)
+                .field("ended_by", endedBy)
+                .endObject().toString();
         }
     }
 

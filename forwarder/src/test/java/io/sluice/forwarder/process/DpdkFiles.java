@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * its runtime directory {@code /var/run/dpdk/<prefix>} and hugepage files {@code /dev/hugepages/<prefix>map_*}.
  * Only the given prefix is touched: other DPDK processes on the machine keep theirs.
  */
-final class DpdkFiles
+public final class DpdkFiles
 {
     private static final Path RUNTIME_ROOT = Path.of("/var/run/dpdk");
     private static final Path HUGEPAGES = Path.of("/dev/hugepages");
@@ -26,7 +26,7 @@ final class DpdkFiles
     /**
      * Lists what exists for a prefix.
      */
-    static List<Path> of(final String prefix)
+    public static List<Path> of(final String prefix)
     {
         final List<Path> found = new ArrayList<>();
         final Path runtime = RUNTIME_ROOT.resolve(prefix);

@@ -32,10 +32,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Every wait is bounded and polls. {@link #close()} always leaves the machine clean: the process is killed if still
  * alive, and DPDK's runtime directory and hugepage files of this node's file prefix (only this node's) are removed.
  */
-final class ForwarderProcess implements AutoCloseable
+public final class ForwarderProcess implements AutoCloseable
 {
     static final Duration START_TIMEOUT = Duration.ofSeconds(40);
-    static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     static final Duration WAIT_TIMEOUT = Duration.ofSeconds(20);
     private static final long POLL_MS = 5;
     private static final List<String> JVM_FLAGS = List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:-UsePerfData");
@@ -111,7 +111,7 @@ final class ForwarderProcess implements AutoCloseable
      * Returns the repository root (where {@code native/build/libsluice_shim.so} lives), found from the working
      * directory upwards; fails with the build command when the shim is missing.
      */
-    static Path repositoryRoot()
+    public static Path repositoryRoot()
     {
         final Path root = Repository.root();
         if (!Files.isRegularFile(root.resolve("native/build/libsluice_shim.so")))
@@ -162,7 +162,7 @@ final class ForwarderProcess implements AutoCloseable
     /**
      * Waits for the process to end by itself and returns its exit status.
      */
-    int awaitExit(final Duration timeout)
+    public int awaitExit(final Duration timeout)
     {
         try
         {
@@ -310,7 +310,7 @@ final class ForwarderProcess implements AutoCloseable
         return spec;
     }
 
-    Path configFile()
+    public Path configFile()
     {
         return configFile;
     }
@@ -328,7 +328,7 @@ final class ForwarderProcess implements AutoCloseable
         return read(stdout);
     }
 
-    String stderr()
+    public String stderr()
     {
         return read(stderr);
     }
@@ -336,7 +336,7 @@ final class ForwarderProcess implements AutoCloseable
     /**
      * Returns the process's output and configuration, for failure messages.
      */
-    String output()
+    public String output()
     {
         return "---- " + spec + ", config " + configFile + "\n---- stdout:\n" + stdout() + "---- stderr:\n" +
             stderr() + "----";
@@ -345,7 +345,7 @@ final class ForwarderProcess implements AutoCloseable
     /**
      * Returns the files DPDK may leave for this node's file prefix: its runtime directory and hugepage files.
      */
-    List<Path> dpdkFiles()
+    public List<Path> dpdkFiles()
     {
         return DpdkFiles.of(spec.filePrefix());
     }

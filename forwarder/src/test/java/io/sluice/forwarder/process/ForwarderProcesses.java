@@ -18,7 +18,7 @@ import java.util.List;
  *   ForwarderProcess forwarder = forwarders.start(spec, tempDir);
  * </pre>
  */
-final class ForwarderProcesses implements AfterTestExecutionCallback, AfterEachCallback
+public final class ForwarderProcesses implements AfterTestExecutionCallback, AfterEachCallback
 {
     private final List<ForwarderProcess> processes = new ArrayList<>();
 
@@ -33,7 +33,7 @@ final class ForwarderProcesses implements AfterTestExecutionCallback, AfterEachC
     /**
      * Starts a forwarder on any YAML without waiting (for configs and arguments that must fail).
      */
-    ForwarderProcess launch(final NodeSpec spec, final String yaml, final Path dir, final String... extraJvmArgs)
+    public ForwarderProcess launch(final NodeSpec spec, final String yaml, final Path dir, final String... extraJvmArgs)
     {
         final ForwarderProcess process = ForwarderProcess.launch(spec, yaml, dir, extraJvmArgs);
         processes.add(process);
@@ -43,7 +43,7 @@ final class ForwarderProcesses implements AfterTestExecutionCallback, AfterEachC
     /**
      * Starts a forwarder through a command prefix such as {@code taskset -c 0}, without waiting.
      */
-    ForwarderProcess launch(final List<String> prefix, final NodeSpec spec, final String yaml, final Path dir)
+    public ForwarderProcess launch(final List<String> prefix, final NodeSpec spec, final String yaml, final Path dir)
     {
         final ForwarderProcess process = ForwarderProcess.launch(prefix, spec, yaml, dir);
         processes.add(process);

@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
  * Defaults suit a shared two-core machine: no hugepages, 256 MiB of EAL memory, a yielding idle strategy, small
  * tables, and a node name {@code it-<random>} so parallel runs never share files.
  */
-final class NodeSpec
+public final class NodeSpec
 {
-    static final String DEFAULT_OWN_MAC = "02:5a:00:00:00:01";
+    public static final String DEFAULT_OWN_MAC = "02:5a:00:00:00:01";
     static final String DEFAULT_NEXT_HOP_MAC = "02:5a:00:00:00:fe";
 
     /**
@@ -36,13 +36,13 @@ final class NodeSpec
      */
     record VipSpec(String address, int port, String protocol, List<BackendSpec> backends)
     {
-        Vip vip()
+        public Vip vip()
         {
             return new Vip(inet(address), port, protocol.equals("tcp") ? Vip.TCP : Vip.UDP);
         }
     }
 
-    record BackendSpec(String address, int weight)
+    public record BackendSpec(String address, int weight)
     {
     }
 
@@ -86,19 +86,19 @@ final class NodeSpec
     /**
      * Starts a node with a fresh random name whose shared-memory files go under {@code dir/shm}.
      */
-    static NodeSpec create(final Path dir)
+    public static NodeSpec create(final Path dir)
     {
         final String name = "it-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFF_FFFFFFL);
         return new NodeSpec(name, dir.resolve("shm"));
     }
 
-    NodeSpec vdev(final String vdev)
+    public NodeSpec vdev(final String vdev)
     {
         ealArgs.add("--vdev=" + vdev);
         return this;
     }
 
-    NodeSpec ealArg(final String arg)
+    public NodeSpec ealArg(final String arg)
     {
         ealArgs.add(arg);
         return this;
@@ -122,7 +122,7 @@ final class NodeSpec
         return new PortConfig("p", portMtu == 0 ? PortConfig.DEFAULT_MTU : portMtu, 64, 64).frameRoom();
     }
 
-    NodeSpec port(final String portName)
+    public NodeSpec port(final String portName)
     {
         ports.add(portName);
         return this;
@@ -148,7 +148,7 @@ final class NodeSpec
         return this;
     }
 
-    NodeSpec worker(final int core, final String rxPort, final String txPort)
+    public NodeSpec worker(final int core, final String rxPort, final String txPort)
     {
         workers.add(new WorkerSpec(core, rxPort, txPort));
         return this;
@@ -161,13 +161,13 @@ final class NodeSpec
         return this;
     }
 
-    NodeSpec vip(final String address, final int port, final String protocol, final BackendSpec... backends)
+    public NodeSpec vip(final String address, final int port, final String protocol, final BackendSpec... backends)
     {
         vips.add(new VipSpec(address, port, protocol, List.of(backends)));
         return this;
     }
 
-    static BackendSpec backend(final String address, final int weight)
+    public static BackendSpec backend(final String address, final int weight)
     {
         return new BackendSpec(address, weight);
     }
@@ -241,7 +241,7 @@ final class NodeSpec
         return this;
     }
 
-    String name()
+    public String name()
     {
         return name;
     }
@@ -249,12 +249,12 @@ final class NodeSpec
     /**
      * Returns the DPDK file prefix the forwarder derives from the node name.
      */
-    String filePrefix()
+    public String filePrefix()
     {
         return "sluice-" + name;
     }
 
-    Path countersDir()
+    public Path countersDir()
     {
         return countersDir;
     }
@@ -283,7 +283,7 @@ final class NodeSpec
      * Returns the node YAML; {@code extraForwarderLines} are appended to the forwarder section as they are
      * (for deliberately bad configs).
      */
-    String toYaml(final String... extraForwarderLines)
+    public String toYaml(final String... extraForwarderLines)
     {
         final StringBuilder yaml = new StringBuilder();
         yaml.append("node:\n  name: ").append(name).append('\n');
@@ -407,7 +407,7 @@ final class NodeSpec
         }
     }
 
-    static long mac(final String text)
+    public static long mac(final String text)
     {
         long value = 0;
         for (final String part : text.split(":"))

@@ -1,7 +1,7 @@
 package io.sluice.tools.control;
 
 import io.sluice.common.control.ForwarderServices;
-import io.sluice.common.JsonStrings;
+import io.sluice.common.json.JsonWriter;
 
 import io.sluice.common.Vip;
 import io.sluice.common.config.IpLiterals;
@@ -54,40 +54,36 @@ final class StateFormatter
 
     /**
      * Formats the state as one JSON object: {@code {"vips":[{"address":..,"port":..,"protocol":..,"name":..,
-     * "backends":[{"address":..,"weight":..,"healthy":..,"draining":..,"maglevSlots":..,"name":..}]}]}}.
+     * "backends":[{"address":..,"weight":..,"healthy":..,"draining":..,"maglev_slots":..,"name":..}]}]}}.
      *
      * @param state the state.
      * @return the JSON text, without a trailing newline.
      */
     static String json(final ForwarderServices state)
     {
-        final StringBuilder out = new StringBuilder("{\"vips\":[");
-        for (int i = 0; i < state.vips().size(); i++)
+        final JsonWriter json = new JsonWriter().beginObject().name("vips").beginArray();
+        for (final ForwarderServices.VipState vip : state.vips())
         {
-            final ForwarderServices.VipState vip = state.vips().get(i);
-            out.append(i == 0 ? "" : ",").append("{\"address\":");
-            string(out, IpLiterals.format(vip.vip().address()));
-            out.append(",\"port\":").append(vip.vip().port())
-                .append(",\"protocol\":\"").append(vip.vip().protocol() == Vip.TCP ? "tcp" : "udp")
-                .append("\",\"name\":");
-            string(out, vip.name());
-            out.append(",\"backends\":[");
-            for (int j = 0; j < vip.backends().size(); j++)
+            json.beginObject()
+                .field("address", IpLiterals.format(vip.vip().address()))
+                .field("port", vip.vip().port())
+                .field("protocol", vip.vip().protocol() == Vip.TCP ? "tcp" : "udp")
+                .field("name", vip.name())
+                .name("backends").beginArray();
+            for (final ForwarderServices.BackendState backend : vip.backends())
             {
-                final ForwarderServices.BackendState backend = vip.backends().get(j);
-                out.append(j == 0 ? "" : ",").append("{\"address\":");
-                string(out, IpLiterals.format(backend.address()));
-                out.append(",\"weight\":").append(backend.weight())
-                    .append(",\"healthy\":").append(backend.healthy())
-                    .append(",\"draining\":").append(backend.draining())
-                    .append(",\"maglevSlots\":").append(backend.maglevSlots())
-                    .append(",\"name\":");
-                string(out, backend.name());
-                out.append('}');
+                json.beginObject()
+                    .field("address", IpLiterals.format(backend.address()))
+                    .field("weight", backend.weight())
+                    .field("healthy", backend.healthy())
+                    .field("draining", backend.draining())
+                    .field("maglev_slots", backend.maglevSlots())
+                    .field("name", backend.name())
+                    .endObject();
             }
-            out.append("]}");
+            json.endArray().endObject();
         }
-        return out.append("]}").toString();
+        return json.endArray().endObject().toString();
     }
 
     private static String vipText(final Vip vip)
@@ -104,15 +100,5 @@ final class StateFormatter
             return "down";
         }
         return backend.draining() ? "draining" : "up";
-    }
-
-    private static void string(final StringBuilder out, final String text)
-    {
-        if (text == null)
-        {
-            out.append("null");
-            return;
-        }
-        JsonStrings.quote(out, text);
     }
 }

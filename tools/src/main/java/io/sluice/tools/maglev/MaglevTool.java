@@ -1,5 +1,6 @@
 package io.sluice.tools.maglev;
 
+import io.sluice.common.json.JsonWriter;
 import io.sluice.forwarder.maglev.MaglevBackend;
 import io.sluice.forwarder.maglev.MaglevTable;
 import io.sluice.forwarder.maglev.MaglevTableBuilder;
@@ -207,11 +208,20 @@ public final class MaglevTool
 
         String toJson()
         {
-            return String.format(Locale.ROOT, "{\"impl\":\"java\",\"backends\":%d,\"table_size\":%d,\"seed\":%d," +
-                "\"iterations\":%d,\"warmup\":%d,\"build_ms\":%.4f,\"build_ms_min\":%.4f,\"build_ms_max\":%.4f," +
-                "\"min_slots\":%d,\"max_slots\":%d,\"checksum\":\"%s\"}",
-                settings.backends(), settings.tableSize(), settings.seed(), settings.iterations(), settings.warmup(),
-                medianMs, minMs, maxMs, minSlots, maxSlots, checksumHex());
+            return new JsonWriter().beginObject()
+                .field("impl", "java")
+                .field("backends", settings.backends())
+                .field("table_size", settings.tableSize())
+                .field("seed", settings.seed())
+                .field("iterations", settings.iterations())
+                .field("warmup", settings.warmup())
+                .name("build_ms").fixed(medianMs, 4)
+                .name("build_ms_min").fixed(minMs, 4)
+                .name("build_ms_max").fixed(maxMs, 4)
+                .field("min_slots", minSlots)
+                .field("max_slots", maxSlots)
+                .field("checksum", checksumHex())
+                .endObject().toString();
         }
 
         String toText()

@@ -1,5 +1,7 @@
 package io.sluice.tools.maglev;
 
+import io.sluice.common.json.JsonWriter;
+
 import java.util.Locale;
 
 /**
@@ -34,10 +36,17 @@ public record RemapResult(
      */
     public String toJson()
     {
-        return String.format(Locale.ROOT,
-            "{\"scheme\":\"%s\",\"label\":\"%s\",\"backends\":%d,\"removed\":%d,\"flows\":%d," +
-            "\"max_over_fair\":%.4f,\"min_over_fair\":%.4f,\"moved_pct\":%.4f,\"needless_pct\":%.4f}",
-            scheme, label, backends, removed, flows, maxOverFair, minOverFair, movedPct, needlessPct);
+        return new JsonWriter().beginObject()
+            .field("scheme", scheme)
+            .field("label", label)
+            .field("backends", backends)
+            .field("removed", removed)
+            .field("flows", flows)
+            .name("max_over_fair").fixed(maxOverFair, 4)
+            .name("min_over_fair").fixed(minOverFair, 4)
+            .name("moved_pct").fixed(movedPct, 4)
+            .name("needless_pct").fixed(needlessPct, 4)
+            .endObject().toString();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.sluice.tools.stats;
 
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.ForwarderState;
+import io.sluice.common.json.JsonWriter;
 import java.util.Map;
 import java.util.SortedMap;
 

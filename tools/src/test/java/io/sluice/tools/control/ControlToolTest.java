@@ -169,14 +169,14 @@ class ControlToolTest
             assertEquals(new Result(0,
                 "{\"vips\":[{\"address\":\"192.0.2.1\",\"port\":80,\"protocol\":\"tcp\",\"name\":\"web\"," +
                 "\"backends\":[" +
-                "{\"address\":\"10.1.0.1\",\"weight\":2,\"healthy\":true,\"draining\":false,\"maglevSlots\":26214," +
+                "{\"address\":\"10.1.0.1\",\"weight\":2,\"healthy\":true,\"draining\":false,\"maglev_slots\":26214," +
                 "\"name\":\"web-1\"}," +
-                "{\"address\":\"fd00::2\",\"weight\":3,\"healthy\":true,\"draining\":false,\"maglevSlots\":39322," +
+                "{\"address\":\"fd00::2\",\"weight\":3,\"healthy\":true,\"draining\":false,\"maglev_slots\":39322," +
                 "\"name\":null}," +
-                "{\"address\":\"10.1.0.3\",\"weight\":1,\"healthy\":false,\"draining\":false,\"maglevSlots\":0," +
+                "{\"address\":\"10.1.0.3\",\"weight\":1,\"healthy\":false,\"draining\":false,\"maglev_slots\":0," +
                 "\"name\":null}]}," +
                 "{\"address\":\"2001:db8::53\",\"port\":0,\"protocol\":\"udp\",\"name\":null,\"backends\":[" +
-                "{\"address\":\"fd00::9\",\"weight\":0,\"healthy\":true,\"draining\":true,\"maglevSlots\":0," +
+                "{\"address\":\"fd00::9\",\"weight\":0,\"healthy\":true,\"draining\":true,\"maglev_slots\":0," +
                 "\"name\":null}]}]}\n", ""),
                 control("state", "--json"));
 

@@ -5,7 +5,7 @@ import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.forwarder.counters.CountersFixture;
 import io.sluice.common.counters.DutyCycleBuckets;
 import io.sluice.common.counters.ForwarderState;
-import io.sluice.common.json.JsonReader;
+import io.sluice.common.json.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,7 +76,7 @@ class StatsToolTest
         {
             final String[] lines = out.split("\n");
             assertEquals(1, lines.length, out);
-            return JsonReader.readObject(lines[0]);
+            return Json.readObject(lines[0]);
         }
     }
 
@@ -425,7 +425,7 @@ class StatsToolTest
         assertEquals(3, clock.sleeps);
         for (int i = 0; i < 3; i++)
         {
-            final Map<String, Object> totals = map(JsonReader.readObject(lines[i]).get("totals"));
+            final Map<String, Object> totals = map(Json.readObject(lines[i]).get("totals"));
             assertEquals(201 + 150L * (i + 1), number(totals.get("rx_packets")));
             assertEquals(300.0, decimal(totals.get("rx_pps")), "150 packets in 0.5 s, every sample");
         }
@@ -454,8 +454,8 @@ class StatsToolTest
             "--json", "--interval", "0.1");
         assertEquals(0, run.status(), run.err());
         final String[] lines = run.out().split("\n");
-        assertEquals(351L, number(map(JsonReader.readObject(lines[0]).get("totals")).get("rx_packets")));
-        final Map<String, Object> totals = map(JsonReader.readObject(lines[1]).get("totals"));
+        assertEquals(351L, number(map(Json.readObject(lines[0]).get("totals")).get("rx_packets")));
+        final Map<String, Object> totals = map(Json.readObject(lines[1]).get("totals"));
         assertEquals(7L, number(totals.get("rx_packets")));
         assertEquals(70.0, decimal(totals.get("rx_pps")), "a counter that went backwards counts from zero");
     }
@@ -560,7 +560,7 @@ class StatsToolTest
         final int status = StatsTool.run(new String[] {"--file", nodeFile("lb1").toString(), "--json", "--interval",
             "0.05"}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         assertEquals(0, status);
-        final Map<String, Object> json = JsonReader.readObject(out.toString(StandardCharsets.UTF_8).trim());
+        final Map<String, Object> json = Json.readObject(out.toString(StandardCharsets.UTF_8).trim());
         assertTrue(decimal(json.get("interval_s")) >= 0.05, json.get("interval_s").toString());
         assertEquals(201L, number(map(json.get("totals")).get("rx_packets")));
         assertEquals(0.0, decimal(map(json.get("totals")).get("rx_pps")));

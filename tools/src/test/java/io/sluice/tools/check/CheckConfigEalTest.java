@@ -1,5 +1,9 @@
-package io.sluice.forwarder.process;
+package io.sluice.tools.check;
 
+import io.sluice.forwarder.process.DpdkFiles;
+import io.sluice.forwarder.process.ForwarderProcess;
+import io.sluice.forwarder.process.ForwarderProcesses;
+import io.sluice.forwarder.process.NodeSpec;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;
 import io.sluice.testkit.SluiceJvm;

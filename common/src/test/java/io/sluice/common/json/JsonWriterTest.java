@@ -1,6 +1,5 @@
-package io.sluice.tools.stats;
+package io.sluice.common.json;
 
-import io.sluice.common.json.JsonReader;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -28,15 +27,15 @@ class JsonWriterTest
         final String json = new JsonWriter().beginObject().field(nasty, nasty).endObject().toString();
         assertEquals("{\"quote\\\" backslash\\\\ newline\\n tab\\t bell\\u0007 nul\\u0000 sep\\u2028 é 😀\":" +
             "\"quote\\\" backslash\\\\ newline\\n tab\\t bell\\u0007 nul\\u0000 sep\\u2028 é 😀\"}", json);
-        final Map<String, Object> parsed = JsonReader.readObject(json);
+        final Map<String, Object> parsed = Json.readObject(json);
         assertEquals(nasty, parsed.get(nasty));
     }
 
     @Test
-    void escapesLoneSurrogates()
+    void replacesLoneSurrogates()
     {
-        final String json = new JsonWriter().value("a\uD800b").toString();
-        assertEquals("\"a\\ud800b\"", json);
+        // UTF-8 cannot hold a lone surrogate; a pair stays as it is.
+        assertEquals("\"a\uFFFDb\uFFFDc😀\"", new JsonWriter().value("a\uD800b\uDC00c😀").toString());
     }
 
     @Test
@@ -46,6 +45,8 @@ class JsonWriterTest
             .value(0.0).value(1500.0).value(0.1).value(2.0 / 3).value(-0.5).value(1e16).value(Double.NaN)
             .value(Long.MIN_VALUE).endArray().toString();
         assertEquals("[0.0,1500.0,0.1,0.667,-0.5,10000000000000000,null,-9223372036854775808]", json);
-        assertEquals(8, ((List<?>)JsonReader.read(json)).size());
+        assertEquals("[0.1234567,null]", new JsonWriter().beginArray().exact(0.1234567).exact(Double.NaN).endArray()
+            .toString());
+        assertEquals(8, ((List<?>)Json.read(json)).size());
     }
 }
