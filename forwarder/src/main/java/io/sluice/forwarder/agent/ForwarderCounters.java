@@ -5,12 +5,12 @@ import io.sluice.common.counters.CounterType;
 import io.sluice.forwarder.counters.CounterWriter;
 import io.sluice.common.counters.DutyCycleBuckets;
 import io.sluice.forwarder.lb.ConnectionTable;
-import io.sluice.forwarder.lb.ForwardingSnapshot;
 import io.sluice.forwarder.pipeline.DropReason;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PassReason;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.pipeline.Verdict;
+import io.sluice.forwarder.state.ForwardingSnapshot;
 import org.agrona.concurrent.EpochClock;
 
 import java.util.Map;

@@ -8,7 +8,7 @@ import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.counters.CounterType;
 import io.sluice.forwarder.maglev.MaglevBackend;
 import io.sluice.forwarder.maglev.MaglevFingerprint;
-import io.sluice.forwarder.lb.LoadBalancerState;
+import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.testing.FlowKeyBytes;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;

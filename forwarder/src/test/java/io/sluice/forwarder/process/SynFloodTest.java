@@ -4,7 +4,7 @@ import io.sluice.common.Vip;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlResponse;
 import io.sluice.common.counters.CounterType;
-import io.sluice.forwarder.lb.LoadBalancerState;
+import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.testing.FlowKeyBytes;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;

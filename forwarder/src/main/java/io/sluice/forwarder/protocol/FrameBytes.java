@@ -1,4 +1,4 @@
-package io.sluice.forwarder.pipeline;
+package io.sluice.forwarder.protocol;
 
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
@@ -20,7 +20,7 @@ import java.nio.ByteOrder;
  * Big-endian accessors return network-order fields; little-endian ones return the bytes as laid out in memory
  * (addresses and ports kept as raw octets), as the same calls on the buffer with that byte order would.
  */
-final class FrameBytes
+public final class FrameBytes
 {
     private static final boolean BOUNDS_CHECKS = UnsafeBuffer.SHOULD_BOUNDS_CHECK;
     private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
@@ -35,12 +35,12 @@ final class FrameBytes
      * @param buffer the frame's buffer.
      * @return true when the buffer is off-heap.
      */
-    static boolean isOffHeap(final DirectBuffer buffer)
+    public static boolean isOffHeap(final DirectBuffer buffer)
     {
         return buffer.byteArray() == null;
     }
 
-    static int getUnsignedByte(final DirectBuffer buffer, final int index)
+    public static int getUnsignedByte(final DirectBuffer buffer, final int index)
     {
         if (BOUNDS_CHECKS)
         {
@@ -49,7 +49,7 @@ final class FrameBytes
         return UnsafeApi.getByte(buffer.addressOffset() + index) & 0xFF;
     }
 
-    static int getUnsignedShortBigEndian(final DirectBuffer buffer, final int index)
+    public static int getUnsignedShortBigEndian(final DirectBuffer buffer, final int index)
     {
         if (BOUNDS_CHECKS)
         {
@@ -59,7 +59,7 @@ final class FrameBytes
         return (NATIVE_LITTLE_ENDIAN ? Short.reverseBytes(value) : value) & 0xFFFF;
     }
 
-    static int getIntBigEndian(final DirectBuffer buffer, final int index)
+    public static int getIntBigEndian(final DirectBuffer buffer, final int index)
     {
         if (BOUNDS_CHECKS)
         {
@@ -69,7 +69,7 @@ final class FrameBytes
         return NATIVE_LITTLE_ENDIAN ? Integer.reverseBytes(value) : value;
     }
 
-    static int getIntLittleEndian(final DirectBuffer buffer, final int index)
+    public static int getIntLittleEndian(final DirectBuffer buffer, final int index)
     {
         if (BOUNDS_CHECKS)
         {
@@ -79,7 +79,7 @@ final class FrameBytes
         return NATIVE_LITTLE_ENDIAN ? value : Integer.reverseBytes(value);
     }
 
-    static long getLongLittleEndian(final DirectBuffer buffer, final int index)
+    public static long getLongLittleEndian(final DirectBuffer buffer, final int index)
     {
         if (BOUNDS_CHECKS)
         {
@@ -89,7 +89,7 @@ final class FrameBytes
         return NATIVE_LITTLE_ENDIAN ? value : Long.reverseBytes(value);
     }
 
-    static void putShortBigEndian(final DirectBuffer buffer, final int index, final int value)
+    public static void putShortBigEndian(final DirectBuffer buffer, final int index, final int value)
     {
         if (BOUNDS_CHECKS)
         {
@@ -99,7 +99,7 @@ final class FrameBytes
             NATIVE_LITTLE_ENDIAN ? Short.reverseBytes((short)value) : (short)value);
     }
 
-    static void putIntBigEndian(final DirectBuffer buffer, final int index, final int value)
+    public static void putIntBigEndian(final DirectBuffer buffer, final int index, final int value)
     {
         if (BOUNDS_CHECKS)
         {
@@ -108,7 +108,7 @@ final class FrameBytes
         UnsafeApi.putInt(buffer.addressOffset() + index, NATIVE_LITTLE_ENDIAN ? Integer.reverseBytes(value) : value);
     }
 
-    static void putLongBigEndian(final DirectBuffer buffer, final int index, final long value)
+    public static void putLongBigEndian(final DirectBuffer buffer, final int index, final long value)
     {
         if (BOUNDS_CHECKS)
         {
@@ -117,7 +117,7 @@ final class FrameBytes
         UnsafeApi.putLong(buffer.addressOffset() + index, NATIVE_LITTLE_ENDIAN ? Long.reverseBytes(value) : value);
     }
 
-    static void putLongLittleEndian(final DirectBuffer buffer, final int index, final long value)
+    public static void putLongLittleEndian(final DirectBuffer buffer, final int index, final long value)
     {
         if (BOUNDS_CHECKS)
         {

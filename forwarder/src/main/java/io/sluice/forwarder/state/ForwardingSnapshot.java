@@ -1,6 +1,7 @@
-package io.sluice.forwarder.lb;
+package io.sluice.forwarder.state;
 
 import io.sluice.forwarder.maglev.MaglevTable;
+import io.sluice.forwarder.lb.VipTable;
 
 /**
  * Everything a worker needs to choose a backend, frozen: the VIP map, one Maglev table per VIP, and the state

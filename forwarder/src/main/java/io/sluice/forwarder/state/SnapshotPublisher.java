@@ -1,4 +1,4 @@
-package io.sluice.forwarder.lb;
+package io.sluice.forwarder.state;
 
 import java.util.concurrent.atomic.AtomicReference;
 

@@ -1,9 +1,11 @@
-package io.sluice.forwarder.lb;
+package io.sluice.forwarder.state;
 
 import io.sluice.common.Vip;
 import io.sluice.forwarder.maglev.MaglevBackend;
 import io.sluice.forwarder.maglev.MaglevTable;
 import io.sluice.forwarder.maglev.MaglevTableBuilder;
+import io.sluice.forwarder.lb.AddressWords;
+import io.sluice.forwarder.lb.VipTable;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
