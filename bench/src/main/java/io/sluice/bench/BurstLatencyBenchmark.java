@@ -91,7 +91,8 @@ public final class BurstLatencyBenchmark implements Callable<Integer>
         final PipelineBenchmark.Worker worker = worker(frames, mode);
         final double maxBurstsPerSecond = maxRate(worker, frames);
         System.out.printf(Locale.ROOT,
-            "burst latency: %d flows, %s, back to back %.0f bursts/s (%.1f Mpps, %.1f ns/packet)%n", flows, mode, maxBurstsPerSecond, maxBurstsPerSecond * 32 / 1e6, 1e9 / (maxBurstsPerSecond * 32));
+            "burst latency: %d flows, %s, back to back %.0f bursts/s (%.1f Mpps, %.1f ns/packet)%n", flows, mode,
+            maxBurstsPerSecond, maxBurstsPerSecond * 32 / 1e6, 1e9 / (maxBurstsPerSecond * 32));
         try (PrintStream log = jlbhLog == null ? new PrintStream(OutputStream.nullOutputStream()) : open(jlbhLog))
         {
             for (final double fraction : fractions)

@@ -49,6 +49,7 @@ public record Vip(InetAddress address, int port, int protocol)
     public String toString()
     {
         final String host = isIpv6() ? "[" + address.getHostAddress() + "]" : address.getHostAddress();
-        return host + ":" + (port == ALL_PORTS ? "*" : Integer.toString(port)) + "/" + (protocol == TCP ? "tcp" : "udp");
+        return host + ":" + (port == ALL_PORTS ? "*" : Integer.toString(port)) + "/" + (protocol == TCP ? "tcp"
+            : "udp");
     }
 }

@@ -109,7 +109,8 @@ public final class ControllerAgent implements Agent
      * @param out           where the log goes.
      */
     public ControllerAgent(final Path configFile, final NodeConfig config, final HealthMonitor monitor,
-        final Function<HealthMonitor, HealthCheckRunner> runnerFactory, final BackendWeights weights, final OverridesFile overridesFile, final ForwarderSession session,
+        final Function<HealthMonitor, HealthCheckRunner> runnerFactory, final BackendWeights weights,
+        final OverridesFile overridesFile, final ForwarderSession session,
         final CountersObserver observer, final ForwarderLiveness liveness, final RouteSpeaker speaker,
         final EpochClock clock, final PrintStream out)
     {
@@ -390,7 +391,8 @@ public final class ControllerAgent implements Agent
             final VipConfig vip = view.config();
             final AnnouncePolicy.Decision decision = index < decisions.size() ? decisions.get(index) : null;
             index++;
-            final ForwarderServices.VipState forwarderVip = forwarderState == null ? null : forwarderState.vip(vip.vip());
+            final ForwarderServices.VipState forwarderVip = forwarderState == null ? null
+                : forwarderState.vip(vip.vip());
             final List<NodeStatus.BackendStatus> backends = new ArrayList<>();
             for (final HealthMonitor.BackendView backend : view.backends())
             {

@@ -119,7 +119,8 @@ public final class ControllerMain
             return 1;
         }
         final ControllerAgent agent = new ControllerAgent(configFile, config, monitor,
-            checked -> new HealthCheckRunner(checked, CHECK_THREADS), weights, overridesFile, session, observer, ForwarderLiveness.of(config.controller()), speaker, clock, out);
+            checked -> new HealthCheckRunner(checked, CHECK_THREADS), weights, overridesFile, session, observer,
+            ForwarderLiveness.of(config.controller()), speaker, clock, out);
         final AgentRunner agentRunner = new AgentRunner(new SleepingMillisIdleStrategy(10),
             ex -> err.println("controller: agent error: " + ex), null, agent);
         final ActionToken token;

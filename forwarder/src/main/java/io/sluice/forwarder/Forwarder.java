@@ -419,7 +419,8 @@ public final class Forwarder implements AutoCloseable
             final ForwarderWorker worker = new ForwarderWorker(i, w.core(), AffinityWorkerCores.INSTANCE, shim,
                 rxPorts, rxQueues,
                 portIds.get(w.txPort()), w.txQueue(), kernelPorts, rxQueues, relayQueues,
-                () -> newPipeline(workerIndex, pipelineConfig, tunnelOptions, echoReplies), new WorkerCounters(forwarderCounters.publisher(i)),
+                () -> newPipeline(workerIndex, pipelineConfig, tunnelOptions, echoReplies),
+                new WorkerCounters(forwarderCounters.publisher(i)),
                 SystemNanoClock.INSTANCE,
                 new CaptureTap(captureFile, i, portIds.get(w.rxPort()), portIds.get(w.txPort())));
             // IPv4 without DF too big for the tunnel leaves as two outer fragments, the second from the TX port's pool
@@ -552,7 +553,8 @@ public final class Forwarder implements AutoCloseable
             final int[] speed = new int[1];
             final int[] up = new int[1];
             final String link = shim.sluice_port_link(id, speed, up) == 0 ?
-                (up[0] != 0 ? "link up" : "link down") + (speed[0] > 0 ? " " + speed[0] + " Mbps" : "") : "link unknown";
+                (up[0] != 0 ? "link up" : "link down") + (speed[0] > 0 ? " " + speed[0] + " Mbps" : "")
+                : "link unknown";
             final String role = port.hasKernelPort() ? ", frames for no VIP to kernel port " + port.kernelPort() :
                 f.servedBy(port.name()) != null ? ", kernel port of " + f.servedBy(port.name()) : "";
             log.printf("  port %s: id %d, %d rx / %d tx queues, mtu %d, mbuf data room %d (one mbuf a frame), %s%s%n",

@@ -66,7 +66,7 @@ class ChaosDrillsTest
     private static NetNs net;
     private static Namespace backends;
     private static Node lb;
-    private static final Map<String, Process> backendServers = new HashMap<>();
+    private static final Map<String, Process> BACKEND_SERVERS = new HashMap<>();
 
     @RegisterExtension
     final TestWatcher onFailure = new TestWatcher()
@@ -166,7 +166,7 @@ class ChaosDrillsTest
         {
             final Path root = Files.createDirectories(directory.resolve("www-" + address));
             Files.writeString(healthFile(address), "ok\n");
-            backendServers.put(address, backends.start(directory.resolve("backend-" + address + ".log"),
+            BACKEND_SERVERS.put(address, backends.start(directory.resolve("backend-" + address + ".log"),
                 "/usr/bin/python3", "-m", "http.server", "8080", "--bind", address, "--directory", root.toString()));
         }
         catch (final IOException ex)

@@ -62,7 +62,7 @@ class ControllerBgpIpv6Test
     private static BirdRouter bird;
     private static Node lb1;
     private static Node lb2;
-    private static final List<Process> backends6 = new ArrayList<>();
+    private static final List<Process> BACKENDS_6 = new ArrayList<>();
 
     @RegisterExtension
     final TestWatcher onFailure = new TestWatcher()
@@ -234,13 +234,13 @@ class ControllerBgpIpv6Test
 
     private static void startBackend6(final String address)
     {
-        backends6.add(startHttpServer(address));
+        BACKENDS_6.add(startHttpServer(address));
     }
 
     private static void stopBackends6()
     {
-        backends6.forEach(server -> Commands.stop(server.toHandle(), Duration.ofSeconds(5)));
-        backends6.clear();
+        BACKENDS_6.forEach(server -> Commands.stop(server.toHandle(), Duration.ofSeconds(5)));
+        BACKENDS_6.clear();
     }
 
     private static String route6()

@@ -84,7 +84,7 @@ class ControllerBgpTest
     private static Node lb1;
     private static Node lb2;
     private static String tag;
-    private static final List<Process> backendServers = new ArrayList<>(List.of());
+    private static final List<Process> BACKEND_SERVERS = new ArrayList<>(List.of());
 
     @RegisterExtension
     final TestWatcher onFailure = new TestWatcher()
@@ -179,7 +179,7 @@ class ControllerBgpTest
             {
                 net.close(); // also kills what is left in the namespaces: ExaBGP, backends
             }
-            backendServers.clear();
+            BACKEND_SERVERS.clear();
             lb1 = null;
             lb2 = null;
             bgpRouter = null;
@@ -236,7 +236,7 @@ class ControllerBgpTest
         try
         {
             final Path root = Files.createDirectories(directory.resolve("www-" + address));
-            backendServers.add(backends.start(directory.resolve("backend-" + address + ".log"), "/usr/bin/python3",
+            BACKEND_SERVERS.add(backends.start(directory.resolve("backend-" + address + ".log"), "/usr/bin/python3",
                 "-m", "http.server", "8080", "--bind", address, "--directory", root.toString()));
         }
         catch (final java.io.IOException ex)
@@ -247,8 +247,8 @@ class ControllerBgpTest
 
     private static void stopBackends()
     {
-        backendServers.forEach(server -> Commands.stop(server.toHandle(), Duration.ofSeconds(5)));
-        backendServers.clear();
+        BACKEND_SERVERS.forEach(server -> Commands.stop(server.toHandle(), Duration.ofSeconds(5)));
+        BACKEND_SERVERS.clear();
     }
 
     private static String route()

@@ -39,7 +39,8 @@ class EventuallyTest
     void failsWithWhatItAwaitedAndTheLastObservedValue()
     {
         final AssertionError error = assertThrows(AssertionError.class,
-            () -> Eventually.await(Duration.ofMillis(250), () -> "no route", text -> text.contains("via"), "the route"));
+            () -> Eventually.await(Duration.ofMillis(250), () -> "no route", text -> text.contains("via"),
+            "the route"));
         assertTrue(error.getMessage().contains("waiting for the route; last observed: no route"),
             error.getMessage());
     }

@@ -87,7 +87,8 @@ class NetNsTest
         {
             final Namespace a = run.namespace("a");
             final Namespace b = run.namespace("b");
-            final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> run.veth(a, "a234567890123456", b, "b1"));
+            final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> run.veth(a,
+                "a234567890123456", b, "b1"));
             assertTrue(error.getMessage().contains("1-15"), error.getMessage());
         }
     }

@@ -119,7 +119,8 @@ final class ConfigValues
         final String label = reader.optionalString(key, defaultValue);
         if (!LABEL.matcher(label).matches())
         {
-            throw reader.error(key, "must be 1 to " + MAX_LABEL_LENGTH + " printable ASCII characters, got \"" + label + "\"");
+            throw reader.error(key, "must be 1 to " + MAX_LABEL_LENGTH +
+                " printable ASCII characters, got \"" + label + "\"");
         }
         return label;
     }

@@ -35,7 +35,8 @@ public record MacAddress(long value, String text)
         if (!SYNTAX.matcher(text).matches())
         {
             throw new IllegalArgumentException(
-                "\"" + text + "\" is not a MAC address (write six hex octets separated by colons, e.g. 02:00:00:00:00:01)");
+                "\"" + text + "\" is not a MAC address (write six hex octets separated by colons, " +
+                "e.g. 02:00:00:00:00:01)");
         }
         long value = 0;
         for (int i = 0; i < 6; i++)

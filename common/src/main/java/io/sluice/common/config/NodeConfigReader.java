@@ -30,7 +30,8 @@ final class NodeConfigReader
         final String name = node.requiredString("name");
         if (!NODE_NAME.matcher(name).matches())
         {
-            throw node.error("name", "\"" + name + "\" is not a node name (1 to 32 of a-z, 0-9 and -, starting with a " +
+            throw node.error("name",
+                "\"" + name + "\" is not a node name (1 to 32 of a-z, 0-9 and -, starting with a " +
                 "letter or digit; it names the node's shared-memory directory)");
         }
         final Path stateDir = node.has("state_dir") ?

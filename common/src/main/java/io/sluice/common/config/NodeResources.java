@@ -143,7 +143,8 @@ public record NodeResources(long tableBytes, long poolBytes, long sharedBytes, l
     {
         return new ConfigException(file, "forwarder.mbufs_per_worker", "the mbuf pools need at least " +
             size(poolBytes) + " (mbufs_per_worker x receive queues, per port, " + MBUF_BYTES + " bytes each up to " +
-            "an MTU of 2026, a whole frame more on jumbo ports), more than " + room + ": lower mbufs_per_worker or give EAL more memory");
+            "an MTU of 2026, a whole frame more on jumbo ports), more than " + room +
+            ": lower mbufs_per_worker or give EAL more memory");
     }
 
     private void checkRam(final String file, final ForwarderConfig forwarder, final MachineMemory memory)

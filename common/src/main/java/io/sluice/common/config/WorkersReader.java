@@ -188,7 +188,8 @@ final class WorkersReader
         if (!cpus.pinnable().contains(core))
         {
             throw entry.error("core", "core " + core + " is online but outside this process's cpuset (" +
-                cpus.pinnable().describe() + " of the machine's " + cpus.online() + "): pinning a worker there fails; " +
+                cpus.pinnable().describe() + " of the machine's " + cpus.online() +
+                "): pinning a worker there fails; " +
                 "widen the cgroup's cpuset or pick a core in it");
         }
     }

@@ -6,7 +6,8 @@ import java.net.InetAddress;
 
 /**
  * A command to the forwarder, as the controller and operator tools build it and as the forwarder's control thread
- * receives it from the forwarder's {@code ControlServer}. Command objects are control-plane values: allocated per command, never on
+ * receives it from the forwarder's {@code ControlServer}. Command objects are control-plane values: allocated per
+ * command, never on
  * the data path. Names are optional (null or empty for none) and at most
  * {@link ControlProtocol#MAX_STRING_LENGTH} bytes of UTF-8; weights are 0..{@link ControlProtocol#MAX_WEIGHT}.
  */

@@ -113,7 +113,10 @@ public enum CounterType
     PORT_TX_ERRORS(204, Scope.PORT, Kind.COUNTER, "port tx errors", "tx_errors", "tx_errors_per_s"),
     /** RX mbuf allocation failures (DPDK rx_nombuf). */
     PORT_RX_NOMBUF(205, Scope.PORT, Kind.COUNTER, "port rx nombuf", "rx_nombuf", "rx_nombuf_per_s"),
-    /** Mbufs free in the port's pool, per-lcore caches included (rte_mempool_avail_count), sampled by the control thread. */
+    /**
+     * Mbufs free in the port's pool, per-lcore caches included (rte_mempool_avail_count), sampled by the control
+     * thread.
+     */
     PORT_MBUFS_AVAILABLE(210, Scope.PORT, Kind.GAUGE, "port mbufs available", "mbufs_available", null),
     /** Mbufs the port's pool holds in all. */
     PORT_MBUFS_TOTAL(211, Scope.PORT, Kind.GAUGE, "port mbufs total", "mbufs_total", null),
@@ -135,7 +138,9 @@ public enum CounterType
     {
         /** Key (worker, -1, -1). */
         WORKER,
-        /** Key (worker, reason ordinal, -1); for {@link CounterType#DUTY_CYCLE_BUCKET} the bucket instead of a reason. */
+        /**
+         * Key (worker, reason ordinal, -1); for {@link CounterType#DUTY_CYCLE_BUCKET} the bucket instead of a reason.
+         */
         WORKER_REASON,
         /** Key (worker, VIP index, -1). */
         VIP,

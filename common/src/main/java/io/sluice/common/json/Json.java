@@ -33,7 +33,8 @@ import java.util.Map;
  * {@link IllegalArgumentException} naming the position. Objects and arrays nest at most {@link #MAX_DEPTH} deep.
  * <p>
  * Writing escapes what RFC 8259 requires plus U+2028 and U+2029, so a line stays one line for JavaScript;
- * {@link JsonWriter} replaces a lone surrogate (which no UTF-8 text can hold) with U+FFFD. Keys are snake_case everywhere
+ * {@link JsonWriter} replaces a lone surrogate (which no UTF-8 text can hold) with U+FFFD. Keys are snake_case
+ * everywhere
  * (docs/operations.md, "JSON output").
  */
 public final class Json

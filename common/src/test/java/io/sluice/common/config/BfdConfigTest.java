@@ -56,7 +56,8 @@ class BfdConfigTest
     @Test
     void emptyBfdMappingMeansOnWithDefaultTimers() throws Exception
     {
-        final BgpConfig bgp = parse(node("- {address: 10.10.1.1, bfd: {}}\n", "bfd_speaker: {command: ip netns exec lb1 bird}\n"));
+        final BgpConfig bgp = parse(node("- {address: 10.10.1.1, bfd: {}}\n",
+            "bfd_speaker: {command: ip netns exec lb1 bird}\n"));
         assertEquals(new BfdConfig(true, 100, 100, 3), bgp.sessions().get(0).bfd());
         assertEquals("ip netns exec lb1 bird", bgp.bfdCommand());
     }

@@ -80,7 +80,8 @@ class ControllerConfigTest
 
         final ControllerConfig controller = config.controller();
         assertEquals(new HealthCheckConfig(HealthCheckConfig.Type.HTTP, "/healthz", 8080,
-            HttpStatuses.range(200, 399), TimeUnit.SECONDS.toNanos(2), TimeUnit.SECONDS.toNanos(1), 2, 3, false), controller.healthChecks());
+            HttpStatuses.range(200, 399), TimeUnit.SECONDS.toNanos(2), TimeUnit.SECONDS.toNanos(1), 2, 3, false),
+            controller.healthChecks());
         assertEquals(FlapDampingConfig.defaults(), controller.flapDamping());
         assertEquals(0.5, controller.failOpenShare());
         assertEquals(new MetricsConfig(InetAddress.getByName("127.0.0.1"), 9100), controller.metrics());

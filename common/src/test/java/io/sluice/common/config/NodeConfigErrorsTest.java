@@ -249,7 +249,8 @@ public class NodeConfigErrorsTest
     @Test
     void rejectsDuplicateCore()
     {
-        fails(with(WORKER, WORKER + WORKER), "forwarder.workers[1].core", "core 0 is already used by forwarder.workers[0]");
+        fails(with(WORKER, WORKER + WORKER), "forwarder.workers[1].core",
+            "core 0 is already used by forwarder.workers[0]");
     }
 
     @Test
@@ -539,7 +540,8 @@ public class NodeConfigErrorsTest
     {
         final String drop = with("  maglev_table_size: 65537\n",
             "  maglev_table_size: 65537\n  icmp_too_big: {mode: drop, rate: 20, burst: 5}\n");
-        assertEquals(new IcmpTooBigConfig(false, 20, 5), NodeConfig.parse("node.yaml", drop, 2).forwarder().icmpTooBig());
+        assertEquals(new IcmpTooBigConfig(false, 20, 5), NodeConfig.parse("node.yaml", drop,
+            2).forwarder().icmpTooBig());
         fails(with("  maglev_table_size: 65537\n", "  maglev_table_size: 65537\n  icmp_too_big: {mode: reply}\n"),
             "forwarder.icmp_too_big.mode", "expected send or drop");
     }

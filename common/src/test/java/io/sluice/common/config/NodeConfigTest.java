@@ -191,7 +191,8 @@ public class NodeConfigTest
     {
         final NodeConfig minimal = NodeConfig.load(resource("minimal.yaml"), 1);
         final NodeConfig custom = NodeConfig.parse("node.yaml",
-            Files.readString(resource("minimal.yaml")).replace("name: lb1", "name: lb1\n  state_dir: /srv/sluice/../state"),
+            Files.readString(resource("minimal.yaml")).replace("name: lb1",
+            "name: lb1\n  state_dir: /srv/sluice/../state"),
             1);
 
         assertEquals(Path.of("/var/lib/sluice/lb1"), minimal.stateDirectory());

@@ -49,7 +49,8 @@ class NodeResourcesTest
         final ConfigException ex = assertThrows(ConfigException.class,
             () -> NodeResources.check("node.yaml", forwarder(capacity(1L << 30)), ROOMY));
         assertEquals("forwarder.connection_table.capacity", ex.field());
-        assertTrue(ex.reason().startsWith("connection tables 128.0 GiB (2 worker(s) x 1073741824 entries x 64 bytes), " +
+        assertTrue(ex.reason().startsWith(
+            "connection tables 128.0 GiB (2 worker(s) x 1073741824 entries x 64 bytes), " +
             "EAL memory 256 MiB (--no-huge), shared files "), ex.reason());
         assertTrue(ex.reason().contains("but this machine has 24.0 GiB available (MemAvailable): use a capacity of " +
             "at most 134217728"), ex.reason());
@@ -63,7 +64,8 @@ class NodeResourcesTest
         final ConfigException ex =
             assertThrows(ConfigException.class, () -> NodeResources.check("node.yaml", forwarder(small), ROOMY));
         assertEquals("forwarder.mbufs_per_worker", ex.field());
-        assertTrue(ex.reason().startsWith("the mbuf pools need at least 36 MiB (mbufs_per_worker x receive queues, per port, 2304 bytes"),
+        assertTrue(ex.reason().startsWith(
+            "the mbuf pools need at least 36 MiB (mbufs_per_worker x receive queues, per port, 2304 bytes"),
             ex.reason());
         assertTrue(ex.reason().contains("more than EAL's 32 MiB"), ex.reason());
         // --no-huge without -m: EAL's 64 MiB

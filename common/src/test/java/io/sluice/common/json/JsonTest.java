@@ -21,7 +21,8 @@ class JsonTest
         inner.put("b", Arrays.asList(1L, -2.5e3, 0.5, true, false, null));
         inner.put("c", "x\"y\\z/\n\u00e9");
         assertEquals(Map.of("a", inner, "d", List.of()),
-            Json.read(" { \"a\" : { \"b\": [1, -2.5E3, 0.5, true, false, null], \"c\": \"x\\\"y\\\\z\\/\\n\\u00e9\" }," +
+            Json.read(" { \"a\" : { \"b\": [1, -2.5E3, 0.5, true, false, null], " +
+                "\"c\": \"x\\\"y\\\\z\\/\\n\\u00e9\" }," +
                 " \"d\": [] } "));
     }
 

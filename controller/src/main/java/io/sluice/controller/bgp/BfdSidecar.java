@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * The node's BFD speaker, BIRD 2 running only {@code protocol bfd} (see {@link BfdConfigWriter}), supervised as
  * {@link ExaBgpSidecar} supervises ExaBGP (both through {@link SupervisedProcess}): started detached
- * ({@code setsid}, input from {@code /dev/null}, output appended to {@code bfd.log}), restarted with {@link RestartBackoff} when it dies, adopted through its pid file
+ * ({@code setsid}, input from {@code /dev/null}, output appended to {@code bfd.log}), restarted with {@link
+ * RestartBackoff} when it dies, adopted through its pid file
  * by the next controller when its configuration is unchanged (a controller restart keeps the BFD sessions up, as
  * it keeps the BGP sessions), stopped with SIGTERM then SIGKILL when the controller stops.
  *

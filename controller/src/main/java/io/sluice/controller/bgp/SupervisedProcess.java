@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * One sidecar process the controller supervises ({@link ExaBgpSidecar}, {@link BfdSidecar}): started detached

@@ -439,7 +439,8 @@ public final class HealthMonitor
             final boolean eligible = failOpen || healthy;
             if (eligible != backend.commandedUp)
             {
-                command(vip, backend, eligible, healthy == eligible ? (healthy ? "healthy" : "unhealthy") : "fail-open");
+                command(vip, backend, eligible, healthy == eligible ? (healthy ? "healthy" : "unhealthy")
+                    : "fail-open");
             }
         }
     }

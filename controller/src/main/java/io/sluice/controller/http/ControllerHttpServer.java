@@ -251,7 +251,8 @@ public final class ControllerHttpServer implements AutoCloseable
             final int equals = pair.indexOf('=');
             final String name = equals < 0 ? pair : pair.substring(0, equals);
             final String value = equals < 0 ? "" : pair.substring(equals + 1);
-            query.put(URLDecoder.decode(name, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+            query.put(URLDecoder.decode(name, StandardCharsets.UTF_8), URLDecoder.decode(value,
+                StandardCharsets.UTF_8));
         }
         return query;
     }

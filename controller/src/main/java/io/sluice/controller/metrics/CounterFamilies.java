@@ -221,7 +221,8 @@ final class CounterFamilies
             "Frames the DPDK shim refused to transmit.", counter, 1);
         put(specs, CounterType.FORWARDED, "sluice_worker_forwarded_packets_total",
             "Packets forwarded to a backend.", counter, 1);
-        put(specs, CounterType.PASSED, "sluice_worker_passed_packets_total", "Packets for no VIP (to the kernel port if any).",
+        put(specs, CounterType.PASSED, "sluice_worker_passed_packets_total",
+            "Packets for no VIP (to the kernel port if any).",
             counter, 1);
         put(specs, CounterType.DROPPED, "sluice_worker_dropped_packets_total", "Packets dropped.", counter, 1);
         put(specs, CounterType.KERNEL_TX_PACKETS, "sluice_worker_kernel_tx_packets_total",

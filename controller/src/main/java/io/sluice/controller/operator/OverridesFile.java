@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * Keeps the operator's drains and weights across controller restarts and reboots, in the node's state directory
- * ({@code <node.state_dir>/<node>/}, not the shared memory of {@code counters_dir}), one tab-separated line per backend:
+ * ({@code <node.state_dir>/<node>/}, not the shared memory of {@code counters_dir}), one tab-separated line per
+ * backend:
  * {@code VIP-NAME  BACKEND-ADDRESS  drained=true|false  weight=N|-1}. Written whole to a temporary file and moved
  * over the old one, so a crash never leaves half a file. A line that cannot be read is reported and skipped.
  */

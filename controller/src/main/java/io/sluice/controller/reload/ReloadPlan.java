@@ -144,7 +144,8 @@ public record ReloadPlan(List<ControlCommand> commands, List<String> changes)
             {
                 additions.add(addBackend(vip, backend, nextMonitor, nextWeights));
                 changes.add("VIP " + vip.name() + ": backend " + backend.name() + " added (" +
-                    (nextMonitor.isCommandedUp(vip.name(), backend.address()) ? "up" : "down until it passes its checks") +
+                    (nextMonitor.isCommandedUp(vip.name(), backend.address()) ? "up"
+                    : "down until it passes its checks") +
                     ")");
                 continue;
             }

@@ -40,7 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The controller's BGP speaker with BFD on, against a real router whose BGP sessions are tied to BFD (BIRD 2 with
  * {@code bfd on}, FRR 8 with bfdd and {@code neighbor X bfd profile sluice}; root needed, as CI has): ExaBGP and
- * the BFD speaker (BIRD's {@code protocol bfd}) in lb1's namespace, as {@link ExaBgpRouteSpeaker} starts them. The BFD session comes Up; freezing both processes (SIGSTOP, a node
+ * the BFD speaker (BIRD's {@code protocol bfd}) in lb1's namespace, as {@link ExaBgpRouteSpeaker} starts them. The BFD
+ * session comes Up; freezing both processes (SIGSTOP, a node
  * that cannot say goodbye) makes the router drop the node's route through BFD, before the 9 s hold time; SIGCONT
  * brings it back; closing the speaker stops BIRD and removes its files.
  */

@@ -156,14 +156,16 @@ class ExaBgpConfigWriterTest
                 }
             """), text);
         assertFalse(text.contains("s3cret"), "the password goes in base64 only");
-        assertThrows(IllegalArgumentException.class, () -> ExaBgpConfigWriter.fromClasspath().write(bgp, RELAY, SOCKET));
+        assertThrows(IllegalArgumentException.class, () -> ExaBgpConfigWriter.fromClasspath().write(bgp, RELAY,
+            SOCKET));
     }
 
     @Test
     void refusesPathsExaBgpWouldSplit()
     {
         final BgpConfig bgp = new BgpConfig(65001, 65000, IpLiterals.parseIpv4("10.10.1.2"),
-            IpLiterals.parse("10.10.1.2"), List.<InetAddress>of(IpLiterals.parse("10.10.1.1")), ExaBgpConfig.defaults());
+            IpLiterals.parse("10.10.1.2"), List.<InetAddress>of(IpLiterals.parse("10.10.1.1")),
+            ExaBgpConfig.defaults());
 
         final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
             () -> ExaBgpConfigWriter.fromClasspath().write(bgp, RELAY, Path.of("/tmp/my dir/exabgp.sock")));
@@ -173,6 +175,7 @@ class ExaBgpConfigWriterTest
     @Test
     void refusesATemplateWithoutTheNeighborBlock()
     {
-        assertThrows(IllegalArgumentException.class, () -> new ExaBgpConfigWriter("process x { run ${relay_command}; }"));
+        assertThrows(IllegalArgumentException.class,
+            () -> new ExaBgpConfigWriter("process x { run ${relay_command}; }"));
     }
 }

@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ExaBgpRelayFuzzTest
 {
     private static final String SENTINEL_PEER = "192.0.2.254";
-    private static final byte[] SENTINEL = ("\n{ \"exabgp\": \"4.0.1\", \"type\": \"state\", \"neighbor\": { \"address\": " +
+    private static final byte[] SENTINEL = ("\n{ \"exabgp\": \"4.0.1\", \"type\": \"state\", " +
+        "\"neighbor\": { \"address\": " +
         "{ \"local\": \"192.0.2.1\", \"peer\": \"" + SENTINEL_PEER + "\" }, \"state\": \"up\" } }\n")
         .getBytes(StandardCharsets.US_ASCII);
     private static final int MAX_POLLS = 1000;
@@ -53,7 +54,8 @@ class ExaBgpRelayFuzzTest
             pollUntilConnected(reconnects);
             assertTrue(API.neighborStates().isEmpty(), "a new connection starts without neighbor states");
 
-            final ByteBuffer bytes = ByteBuffer.allocate(input.length + SENTINEL.length).put(input).put(SENTINEL).flip();
+            final ByteBuffer bytes = ByteBuffer.allocate(input.length +
+                SENTINEL.length).put(input).put(SENTINEL).flip();
             while (bytes.hasRemaining())
             {
                 relay.write(bytes);

@@ -41,10 +41,12 @@ class RouteAttributesTest
             vip(WEB, new VipRouteConfig(List.of("65000:80", "65000:443"), List.of("65001:0:80"), 5)),
             vip(DNS, VipRouteConfig.NONE)));
 
-        assertEquals(" med 5 as-path [ 65001 65001 65001 ] community [ 65000:80 65000:443 ] large-community [ 65001:0:80 ]",
+        assertEquals(" med 5 as-path [ 65001 65001 65001 ] community [ 65000:80 65000:443 ] " +
+            "large-community [ 65001:0:80 ]",
             attributes.of(WEB));
         assertEquals(" med 100 as-path [ 65001 65001 65001 ]", attributes.of(DNS));
-        assertEquals(" med 100 as-path [ 65001 65001 65001 ]", attributes.of(WEB6), "an address no VIP has: the defaults");
+        assertEquals(" med 100 as-path [ 65001 65001 65001 ]", attributes.of(WEB6),
+            "an address no VIP has: the defaults");
     }
 
     @Test

@@ -176,7 +176,8 @@ class HealthMonitorTest
         assertTrue(monitor.isFailOpen("web"));
         assertEquals(List.of(set(B1, true), set(B2, true)), monitor.drainCommands(),
             "B3 stays up: it was eligible before and after");
-        assertTrue(monitor.drainLog().contains("VIP web fail-open: 0 of 3 backends healthy (below 20%), sending to all"));
+        assertTrue(monitor.drainLog()
+            .contains("VIP web fail-open: 0 of 3 backends healthy (below 20%), sending to all"));
 
         runRound(monitor);
         assertEquals(List.of(), monitor.drainCommands(), "fail-open is commanded once");

@@ -69,7 +69,8 @@ class BackendWeightsTest
     void adoptsARunningForwardersDifferentWeights()
     {
         final BackendWeights weights = new BackendWeights(VIPS);
-        final ForwarderServices state = new ForwarderServices(List.of(new ForwarderServices.VipState(WEB, "web", List.of(
+        final ForwarderServices state = new ForwarderServices(List.of(new ForwarderServices.VipState(WEB, "web",
+            List.of(
             new ForwarderServices.BackendState(B1, 0, true, "be1", 0),
             new ForwarderServices.BackendState(B2, 4, true, "be2", 65537)))));
         assertEquals(1, weights.adopt(state));
@@ -97,7 +98,8 @@ class BackendWeightsTest
     void skipsUnreadableLinesAndSaysWhich() throws IOException
     {
         final Path path = dir.resolve(OverridesFile.FILE_NAME);
-        Files.writeString(path, "# comment\nweb\t10.1.0.1\tdrained=maybe\tweight=-1\nweb\t10.1.0.2\tdrained=false\tweight=3\n");
+        Files.writeString(path,
+            "# comment\nweb\t10.1.0.1\tdrained=maybe\tweight=-1\nweb\t10.1.0.2\tdrained=false\tweight=3\n");
         final List<String> problems = new ArrayList<>();
         final List<BackendWeights.Entry> entries = new OverridesFile(path).read(problems);
         assertEquals(1, entries.size());

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StatusRendererTest
@@ -60,10 +59,11 @@ class StatusRendererTest
     {
         final String text = MetricsExposition.text(ControllerStatusCollector.snapshots(STATUS));
         assertTrue(text.contains("sluice_vip_announced{vip=\"web\"} 1.0\n"), text);
-        assertTrue(text.contains("sluice_backend_drained{address=\"10.1.0.2\",backend=\"be2\",vip=\"web\"} 1.0\n"), text);
+        assertTrue(text.contains("sluice_backend_drained{address=\"10.1.0.2\",backend=\"be2\",vip=\"web\"} 1.0\n"),
+            text);
         assertTrue(text.contains("sluice_bgp_session_up{neighbor=\"10.10.1.1\"} 1.0\n"), text);
         assertTrue(text.contains("# TYPE sluice_health_check_failures_total counter\n"), text);
-        assertTrue(text.contains("sluice_health_check_latency_seconds{address=\"10.1.0.1\",backend=\"be1\",vip=\"web\"}" +
-            " 0.002\n"), text);
+        assertTrue(text.contains("sluice_health_check_latency_seconds" +
+            "{address=\"10.1.0.1\",backend=\"be1\",vip=\"web\"} 0.002\n"), text);
     }
 }

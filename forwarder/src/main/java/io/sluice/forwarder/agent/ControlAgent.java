@@ -5,7 +5,6 @@ import io.sluice.forwarder.control.CommandHandler;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.forwarder.control.ControlServer;
 import io.sluice.forwarder.control.StateResponder;
-import io.sluice.forwarder.counters.CounterWriter;
 import io.sluice.forwarder.maglev.MaglevBackend;
 import io.sluice.forwarder.maglev.MaglevFingerprint;
 import io.sluice.forwarder.maglev.MaglevTable;

@@ -277,7 +277,8 @@ public final class ForwarderWorker implements Agent
         int work = 0;
         for (int q = 0; q < rxPorts.length; q++)
         {
-            final int received = shim.sluice_rx_burst(rxPorts[q], rxQueues[q], rx.address(), DescriptorLayout.BURST_MAX);
+            final int received = shim.sluice_rx_burst(rxPorts[q], rxQueues[q], rx.address(),
+                DescriptorLayout.BURST_MAX);
             work += received;
             if (received > 0)
             {

@@ -4,7 +4,8 @@ import io.sluice.forwarder.pipeline.PacketPipeline;
 
 /**
  * A worker's I/O counters (RX, TX, TX-full drops, duty cycles and their {@link DutyCycleHistogram times}) kept
- * as plain fields on the worker's thread, and the hook that publishes them with the pipeline's counters to shared memory every flush interval.
+ * as plain fields on the worker's thread, and the hook that publishes them with the pipeline's counters to shared
+ * memory every flush interval.
  * <p>
  * The fields sit between 64 bytes of padding on either side (Agrona's {@code *Padding} classes): one worker writes
  * them every burst, and another worker's object next to them on the heap must not share their cache lines.

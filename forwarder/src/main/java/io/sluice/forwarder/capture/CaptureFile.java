@@ -177,7 +177,8 @@ public final class CaptureFile implements AutoCloseable
             throw new IllegalStateException("no capture file " + path + " (is the forwarder running, with this " +
                 "counters_dir and node name?)");
         }
-        final MappedByteBuffer mapped = IoUtil.mapExistingFile(path.toFile(), FileChannel.MapMode.READ_WRITE, "capture");
+        final MappedByteBuffer mapped = IoUtil.mapExistingFile(path.toFile(), FileChannel.MapMode.READ_WRITE,
+            "capture");
         final UnsafeBuffer header = new UnsafeBuffer(mapped);
         if (mapped.capacity() < WORKER_SLOTS_OFFSET || header.getIntVolatile(MAGIC_OFFSET) != MAGIC ||
             header.getInt(VERSION_OFFSET) != VERSION)

@@ -204,7 +204,8 @@ public final class CaptureTool
             file.session(session);
 
             final long startNs = System.nanoTime();
-            final long deadlineNs = arguments.seconds() > 0 ? startNs + (long)(arguments.seconds() * 1e9) : Long.MAX_VALUE;
+            final long deadlineNs = arguments.seconds() > 0 ? startNs + (long)(arguments.seconds() * 1e9)
+                : Long.MAX_VALUE;
             long nextBeatNs = startNs + HEARTBEAT_INTERVAL_NS;
             long nextForwarderCheckNs = startNs + FORWARDER_CHECK_NS;
             String endedBy = "signal";

@@ -109,7 +109,8 @@ public final class XxHash64
      * @param seed of the hash.
      * @return the same value as {@link #hash(DirectBuffer, int, int, long)} over the 37 bytes.
      */
-    public static long hash37(final long w0, final long w1, final long w2, final long w3, final long w4, final long seed)
+    public static long hash37(final long w0, final long w1, final long w2, final long w3, final long w4,
+        final long seed)
     {
         long h = mergeLanes(round(seed + P1 + P2, w0), round(seed + P2, w1), round(seed, w2), round(seed - P1, w3));
         h += 37;

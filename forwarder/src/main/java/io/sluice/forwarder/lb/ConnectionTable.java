@@ -1,7 +1,6 @@
 package io.sluice.forwarder.lb;
 
 import io.sluice.forwarder.memory.HugePageMemory;
-import org.agrona.BitUtil;
 import org.agrona.UnsafeApi;
 
 /**

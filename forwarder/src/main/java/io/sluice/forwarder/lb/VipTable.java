@@ -60,7 +60,8 @@ public final class VipTable
      * @param protocol the VIP's IP protocol.
      * @param index    the VIP index.
      */
-    public void put(final boolean ipv6, final long w0, final long w1, final int port, final int protocol, final int index)
+    public void put(final boolean ipv6, final long w0, final long w1, final int port, final int protocol,
+        final int index)
     {
         final int tag = tag(ipv6, port, protocol);
         final long meta = (tag & 0xFFFF_FFFFL) | ((long)(index + 1) << 32);

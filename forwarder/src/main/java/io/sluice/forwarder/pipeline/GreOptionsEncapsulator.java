@@ -139,7 +139,8 @@ final class GreOptionsEncapsulator
         return Math.min(i * 8, length - 8);
     }
 
-    private static void putWords(final MutableDirectBuffer buffer, final int start, final long[] words, final int length)
+    private static void putWords(final MutableDirectBuffer buffer, final int start, final long[] words,
+        final int length)
     {
         for (int i = 0; i < words.length; i++)
         {

@@ -99,7 +99,8 @@ public record PipelineConfig(
         final long hashSeed)
     {
         return new PipelineConfig(ownMac, nextHopMac, tunnelSourceV4, tunnelSourceV6, hashSeed,
-            ForwarderConfig.DEFAULT_MAGLEV_TABLE_SIZE, ConnectionTableConfig.DEFAULT_CAPACITY, DEFAULT_TCP_IDLE_TIMEOUT_NS,
+            ForwarderConfig.DEFAULT_MAGLEV_TABLE_SIZE, ConnectionTableConfig.DEFAULT_CAPACITY,
+            DEFAULT_TCP_IDLE_TIMEOUT_NS,
             DEFAULT_UDP_IDLE_TIMEOUT_NS, DEFAULT_OTHER_IDLE_TIMEOUT_NS, DEFAULT_TUNNEL_MTU, DEFAULT_MAX_VIPS,
             DEFAULT_MAX_BACKENDS);
     }

@@ -358,7 +358,8 @@ public final class LoadBalancerState
             backendVip[slot] = backend.vipIndex;
             final byte[] octets = backend.address.getAddress();
             ipv6[slot] = octets.length == 16;
-            high[slot] = ipv6[slot] ? AddressWords.bigEndian64(octets, 0) : AddressWords.bigEndian32(octets) & 0xFFFF_FFFFL;
+            high[slot] = ipv6[slot] ? AddressWords.bigEndian64(octets, 0)
+                : AddressWords.bigEndian32(octets) & 0xFFFF_FFFFL;
             low[slot] = ipv6[slot] ? AddressWords.bigEndian64(octets, 8) : 0;
         }
         final boolean[] vipInUse = new boolean[maxVips];

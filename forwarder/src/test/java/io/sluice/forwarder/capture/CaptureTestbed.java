@@ -47,7 +47,8 @@ final class CaptureTestbed
         state.addBackend(dns, inet("192.168.2.10"), 1, true);
         pipeline = new PacketPipeline(config, new SnapshotPublisher(state.snapshot()), new ConnectionTable(1024,
             config.tcpIdleTimeoutNs(), config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs()),
-            new PipelineCounters(config.maxVips(), config.maxBackends())).echoResponder(new IcmpEchoResponder(1000, 50));
+            new PipelineCounters(config.maxVips(), config.maxBackends())).echoResponder(new IcmpEchoResponder(1000,
+            50));
     }
 
     static PacketBuilder toVip(final String source, final String destination)

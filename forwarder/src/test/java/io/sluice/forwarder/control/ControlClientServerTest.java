@@ -9,7 +9,6 @@ import io.sluice.common.control.ControlProtocol;
 import io.sluice.common.control.ControlResponse;
 import io.sluice.common.control.ForwarderServices;
 import io.sluice.common.control.VipCommandFlyweight;
-import io.sluice.forwarder.control.ControlServer;
 import io.sluice.common.Vip;
 import io.sluice.common.config.IpLiterals;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -398,8 +397,8 @@ class ControlClientServerTest
             final GateIdleStrategy gate = new GateIdleStrategy();
             final ControlClient slow = new ControlClient(opened, Duration.ofSeconds(1), gate);
             final ControlClient busy = new ControlClient(opened);
-            final CompletableFuture<ForwarderServices> state = CompletableFuture.supplyAsync(() -> slow.getState(TIMEOUT),
-                runnable -> new Thread(runnable, "slow-client").start());
+            final CompletableFuture<ForwarderServices> state = CompletableFuture.supplyAsync(
+                () -> slow.getState(TIMEOUT), runnable -> new Thread(runnable, "slow-client").start());
             gate.awaitEntered(); // GET_STATE sent, and the slow client stopped reading
             for (int i = 1; i <= 100; i++)
             {

@@ -8,7 +8,6 @@ import io.sluice.common.control.RejectFlyweight;
 import io.sluice.common.control.StateBackendFlyweight;
 import io.sluice.common.control.StateEndFlyweight;
 import io.sluice.common.control.StateVipFlyweight;
-import io.sluice.forwarder.control.ControlCommandDecoder;
 import io.sluice.common.Vip;
 import io.sluice.common.config.IpLiterals;
 import org.agrona.concurrent.UnsafeBuffer;

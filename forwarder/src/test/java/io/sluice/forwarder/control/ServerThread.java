@@ -1,7 +1,5 @@
 package io.sluice.forwarder.control;
 
-import io.sluice.forwarder.control.CommandHandler;
-import io.sluice.forwarder.control.ControlServer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 

@@ -1,9 +1,6 @@
 package io.sluice.forwarder.control;
 
 import io.sluice.common.control.ControlCommand;
-import io.sluice.forwarder.control.CommandHandler;
-import io.sluice.forwarder.control.ControlServer;
-import io.sluice.forwarder.control.StateResponder;
 import io.sluice.common.Vip;
 
 import java.net.InetAddress;

@@ -4,7 +4,6 @@ import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.CountersFileException;
 import io.sluice.common.counters.CountersFileHeader;
-import io.sluice.forwarder.counters.CounterAllocator;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,6 @@ package io.sluice.forwarder.counters;
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.DutyCycleBuckets;
-import io.sluice.forwarder.counters.CounterAllocator;
-import io.sluice.forwarder.counters.CounterWriter;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
@@ -22,7 +20,8 @@ public final class CountersFixture implements AutoCloseable
     static final int[] PASS_ORDINALS = {0, 1};
     static final String[] PASS_NAMES = {"NOT_IP", "NO_VIP"};
     public static final String[] VIPS = {"web (10.100.0.1:80/tcp)", "odd \"vip\"\\ ([2001:db8::53]:53/udp)"};
-    public static final String[][] BACKENDS = {{"b1 (10.0.0.1)", "b2 (10.0.0.2)"}, {"d1 (2001:db8::1)", "d2 (2001:db8::2)"}};
+    public static final String[][] BACKENDS = {{"b1 (10.0.0.1)", "b2 (10.0.0.2)"}, {"d1 (2001:db8::1)",
+        "d2 (2001:db8::2)"}};
     public static final int[] PORTS = {0, 1};
 
     public final CountersFile file;

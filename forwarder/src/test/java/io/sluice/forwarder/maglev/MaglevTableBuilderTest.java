@@ -279,7 +279,8 @@ class MaglevTableBuilderTest
     void dependsOnTheSeed()
     {
         final List<MaglevBackend> list = backends(10);
-        assertNotEquals(fnv1a(new MaglevTableBuilder(M, 0).build(list)), fnv1a(new MaglevTableBuilder(M, 1).build(list)));
+        assertNotEquals(fnv1a(new MaglevTableBuilder(M, 0).build(list)), fnv1a(new MaglevTableBuilder(M,
+            1).build(list)));
     }
 
     @Test

@@ -170,7 +170,8 @@ class IcmpTooBigTest
             // ICMP errors for a VIP's flow
             packet().ethernet(OWN_MAC, ROUTER_MAC).ipv4(CLIENT_V4, "10.0.0.1").dontFragment()
                 .icmpv4(3, 1, 0, bigQuote).build(),
-            packet().ethernet(OWN_MAC, ROUTER_MAC).ipv6(CLIENT_V6, "2001:db8::1").icmpv6(2, 0, 1400, bigQuoteV6).build(),
+            packet().ethernet(OWN_MAC, ROUTER_MAC).ipv6(CLIENT_V6, "2001:db8::1").icmpv6(2, 0, 1400,
+            bigQuoteV6).build(),
             // multicast source MAC, multicast and unspecified sources
             packet().ethernet(OWN_MAC, PacketBuilder.mac("01:00:5e:00:00:01")).ipv4(CLIENT_V4, "10.0.0.1")
                 .dontFragment().tcp(40003, 80).payload(1460).build(),

@@ -227,7 +227,8 @@ class ForwarderPcapTest
         awaitProcessed(forwarder, input.size(), reference.output().size());
         final CounterValues values = forwarder.values();
         forwarder.stop();
-        assertEquals(0, values.reason(CounterType.DROP_REASON, DropReason.FRAME_CHAINED.ordinal()), "chained\n" + values);
+        assertEquals(0, values.reason(CounterType.DROP_REASON, DropReason.FRAME_CHAINED.ordinal()), "chained\n" +
+            values);
         assertEquals(input.size() - 1, values.sum(CounterType.FORWARDED), "forwarded");
         assertEquals(1, values.sum(CounterType.ICMP_TOO_BIG_SENT_V4), "too big, answered");
         ReferenceComparison.assertOutputMatches("forwardsJumboFramesWithMtu9000", out, input, reference);

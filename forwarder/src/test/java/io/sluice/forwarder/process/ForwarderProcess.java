@@ -38,7 +38,8 @@ public final class ForwarderProcess implements AutoCloseable
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     static final Duration WAIT_TIMEOUT = Duration.ofSeconds(20);
     private static final long POLL_MS = 5;
-    private static final List<String> JVM_FLAGS = List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:-UsePerfData");
+    private static final List<String> JVM_FLAGS = List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
+        "-XX:-UsePerfData");
 
     private final NodeSpec spec;
     private final Path configFile;

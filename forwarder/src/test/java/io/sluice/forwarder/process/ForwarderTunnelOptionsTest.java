@@ -111,7 +111,8 @@ class ForwarderTunnelOptionsTest
                 assertEquals(0x86DD, etherType);
                 outerV6++;
                 final byte[] prefix = Arrays.copyOfRange(InetAddress.getByName("fd00:e::").getAddress(), 0, 12);
-                assertTrue(Arrays.equals(prefix, Arrays.copyOfRange(frame, 18 + 8, 18 + 20)), "source from fd00:e::/96");
+                assertTrue(Arrays.equals(prefix, Arrays.copyOfRange(frame, 18 + 8, 18 + 20)),
+                    "source from fd00:e::/96");
                 assertEquals(0x2000, unsigned16(frame, 18 + 40), "GRE K bit, nothing else");
             }
         }

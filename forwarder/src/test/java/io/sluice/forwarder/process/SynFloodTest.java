@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A SYN flood against the real forwarder process: net_pcap replays ({@code infinite_rx}) a pcap of 204,800 new TCP
- * flows (one SYN each from its own source address, to one VIP) mixed with 16 established flows (to another VIP, one of their packets every 16
+ * flows (one SYN each from its own source address, to one VIP) mixed with 16 established flows (to another VIP, one of
+ * their packets every 16
  * frames) into one worker whose connection table holds 4,096 entries; the worker sends to net_null. Each replay
  * brings every SYN flow back long after the flood evicted it, so the forwarder sees millions of new flows.
  * <p>
@@ -131,7 +132,8 @@ class SynFloodTest
         final long evictions = values.sum(CounterType.CONN_EVICTIONS);
         final long entries = values.sum(CounterType.CONN_ENTRIES);
         System.out.printf("synFlood: %d SYN flows + %d established in a %d-frame pcap, %d frames in total (%d in the " +
-            "%d s window), %d misses, %d hits, %d evictions, %d entries; RSS %d..%d kB over %d samples; %d GCs in the " +
+            "%d s window), %d misses, %d hits, %d evictions, %d entries; RSS %d..%d kB over %d samples; %d GCs in " +
+            "the " +
             "window; %d of the established flows would move to the added backend if new%n", SYN_FLOWS,
             ESTABLISHED_FLOWS, frames.size(), values.sum(CounterType.RX_PACKETS), rxInWindow, WINDOW.toSeconds(),
             misses, hits, evictions, entries, rssMin, rssMax, samples, gcInWindow, wouldMove);

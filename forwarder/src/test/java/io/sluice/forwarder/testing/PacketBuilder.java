@@ -837,7 +837,8 @@ public final class PacketBuilder
             extensionLength += extension.length;
         }
         final int version = versionOverride != null ? versionOverride : 6;
-        final int payloadLength = payloadLengthOverride != null ? payloadLengthOverride : extensionLength + upper.length;
+        final int payloadLength = payloadLengthOverride != null ? payloadLengthOverride : extensionLength +
+            upper.length;
         final int firstNextHeader = extensions.isEmpty() ? upperProtocol() : extensionTypes.get(0);
         final ByteBuffer ip = ByteBuffer.allocate(40 + extensionLength + upper.length);
         ip.putInt((version << 28) | (tos << 20) | flowLabel).putShort((short)payloadLength)

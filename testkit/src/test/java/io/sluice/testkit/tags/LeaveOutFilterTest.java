@@ -1,7 +1,6 @@
 package io.sluice.testkit.tags;
 
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestTag;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;

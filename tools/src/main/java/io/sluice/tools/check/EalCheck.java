@@ -2,7 +2,6 @@ package io.sluice.tools.check;
 
 import io.sluice.forwarder.Forwarder;
 import io.sluice.forwarder.PortCheck;
-import io.sluice.tools.check.ConfigCheck;
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.NodeCheck;
 import io.sluice.common.config.NodeConfig;

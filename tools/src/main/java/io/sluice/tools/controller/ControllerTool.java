@@ -40,10 +40,11 @@ import java.util.concurrent.Callable;
  * else {@code /etc/sluice/node.yaml}. Exit status: 0 done, 1 refused or no controller, 2 usage or
  * bad config.
  */
-@Command(name = "sluice", synopsisHeading = "", customSynopsis = ControllerTool.USAGE, commandListHeading = "commands:%n",
+@Command(name = "sluice", synopsisHeading = "", customSynopsis = ControllerTool.USAGE,
+    commandListHeading = "commands:%n",
     footerHeading = "%n", footer = {
-        "Without --config, the file is $SLUICE_CONFIG, else /etc/sluice/node.yaml. VIP is the VIP's name; BACKEND its " +
-            "name or address.",
+        "Without --config, the file is $SLUICE_CONFIG, else /etc/sluice/node.yaml. VIP is the VIP's name; " +
+            "BACKEND its name or address.",
         "exit status: 0 done, 1 refused or no controller, 2 usage or bad config"},
     subcommands = {
         ControllerTool.Status.class, ControllerTool.Drain.class, ControllerTool.Undrain.class,

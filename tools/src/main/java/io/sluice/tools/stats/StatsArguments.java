@@ -43,7 +43,8 @@ final class StatsArguments implements Callable<Integer>
     private String node;
 
     @Option(names = "--dir", paramLabel = "DIR",
-        description = "counters directory (default " + ForwarderConfig.DEFAULT_COUNTERS_DIRECTORY + "); alone, reads its " +
+        description = "counters directory (default " + ForwarderConfig.DEFAULT_COUNTERS_DIRECTORY +
+            "); alone, reads its " +
             "only node")
     private Path directory;
 

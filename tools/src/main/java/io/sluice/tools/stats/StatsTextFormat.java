@@ -63,7 +63,8 @@ final class StatsTextFormat
         if (process.stat(CounterType.CONTROL_COMMANDS_APPLIED) != null)
         {
             processLine.append("  control commands applied ")
-                .append(process.value(CounterType.CONTROL_COMMANDS_APPLIED)).append(" rejected ").append(process.value(CounterType.CONTROL_COMMANDS_REJECTED));
+                .append(process.value(CounterType.CONTROL_COMMANDS_APPLIED))
+                .append(" rejected ").append(process.value(CounterType.CONTROL_COMMANDS_REJECTED));
         }
         if (process.stat(CounterType.MAGLEV_BUILD_NS_LAST) != null)
         {
@@ -267,7 +268,8 @@ final class StatsTextFormat
         }
         if (ns == Long.MAX_VALUE)
         {
-            return String.format(Locale.ROOT, ">%.0f ms", DutyCycleBuckets.lowerBoundNs(DutyCycleBuckets.COUNT - 1) / 1e6);
+            return String.format(Locale.ROOT, ">%.0f ms",
+                DutyCycleBuckets.lowerBoundNs(DutyCycleBuckets.COUNT - 1) / 1e6);
         }
         return ns >= 1_000_000 ? String.format(Locale.ROOT, "%.1f ms", ns / 1e6) :
             ns >= 1_000 ? String.format(Locale.ROOT, "%.1f us", ns / 1e3) : ns + " ns";

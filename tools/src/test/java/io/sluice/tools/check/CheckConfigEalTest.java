@@ -58,8 +58,8 @@ class CheckConfigEalTest
 
         assertEquals(0, result.status(), result.output());
         assertTrue(result.stdout().contains("eal: DPDK "), result.output());
-        assertTrue(result.stdout().contains("  port net_pcap0        id 0, net_pcap: rx queues 1 of 1, tx queues 1 of 1, " +
-            "mtu 1500 in "), result.output());
+        assertTrue(result.stdout().contains("  port net_pcap0        id 0, net_pcap: rx queues 1 of 1, " +
+            "tx queues 1 of 1, mtu 1500 in "), result.output());
         assertTrue(result.stdout().contains("  port net_null0        id 1, net_null: "), result.output());
         assertTrue(result.stdout().contains("eal: every port is there and can do what the config asks"),
             result.output());

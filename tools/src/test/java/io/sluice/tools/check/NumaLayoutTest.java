@@ -4,7 +4,6 @@ import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.NumaLayout;
-import io.sluice.tools.check.ConfigCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -108,8 +108,8 @@ class ControlToolTest
             }
             final String written = out.toString(StandardCharsets.UTF_8);
             assertTrue(written.startsWith(waiting), written);
-            assertTrue(written.substring(waiting.length()).matches("written [1-9][0-9]*; ring full \\(command ring full for 100 ms: .*\\)\n"),
-                written);
+            assertTrue(written.substring(waiting.length())
+                .matches("written [1-9][0-9]*; ring full \\(command ring full for 100 ms: .*\\)\n"), written);
             final int count = Integer.parseInt(written.substring(waiting.length()).split(" ")[1].replace(";", ""));
             try (ServerThread ignored = new ServerThread(server, forwarder))
             {

@@ -1,6 +1,5 @@
 package io.sluice.tools.maglev;
 
-import io.sluice.tools.maglev.ToolRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -23,7 +23,8 @@ public final class Checkers
      * @param backend the backend to check.
      * @return a checker that opens its own connection per check.
      */
-    public static BackendChecker forConfig(final HealthCheckConfig check, final VipConfig vip, final BackendConfig backend)
+    public static BackendChecker forConfig(final HealthCheckConfig check, final VipConfig vip,
+        final BackendConfig backend)
     {
         final String ip = backend.address().getHostAddress();
         final int port = check.portFor(vip.port());
