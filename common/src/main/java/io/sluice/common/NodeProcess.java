@@ -3,6 +3,7 @@ package io.sluice.common;
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.NodeCheck;
 import io.sluice.common.config.NodeConfig;
+import io.sluice.common.log.Logging;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
 import java.io.PrintStream;
@@ -57,6 +58,7 @@ public final class NodeProcess
         // Never closed: after SIGTERM the JVM is already shutting down, and closing the barrier would release its
         // shutdown hook, so the JVM's own exit with 143 would race the halt below (and win now and then).
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        Logging.configure();
         int status = 1;
         try
         {
