@@ -21,6 +21,9 @@ public final class Logging
      */
     public static final String LEVEL_PROPERTY = "sluice.log.level";
 
+    // Held so the root logger, and with it its level, is never collected.
+    private static final Logger ROOT = Logger.getLogger("");
+
     private Logging()
     {
     }
@@ -40,22 +43,33 @@ public final class Logging
      * @param out where records below WARNING go.
      * @param err where warnings and errors go.
      */
-    public static void configure(final PrintStream out, final PrintStream err)
+    public static synchronized void configure(final PrintStream out, final PrintStream err)
     {
+        for (final Handler handler : ROOT.getHandlers())
+        {
+            if (handler instanceof LineHandler line)
+            {
+                line.retired = true;
+            }
+        }
         LogManager.getLogManager().reset();
-        final Logger root = Logger.getLogger("");
-        root.setLevel(Level.parse(System.getProperty(LEVEL_PROPERTY, "INFO")));
-        root.addHandler(new LineHandler(out, false));
-        root.addHandler(new LineHandler(err, true));
+        ROOT.setLevel(Level.parse(System.getProperty(LEVEL_PROPERTY, "INFO")));
+        ROOT.addHandler(new LineHandler(out, false));
+        ROOT.addHandler(new LineHandler(err, true));
     }
 
     /**
      * Writes each record it takes as soon as it is published, so a line is out before the process can die.
+     * <p>
+     * java.util.logging's shutdown hook resets every logger, closing and removing its handlers, while the processes
+     * still log their last lines after SIGTERM ("forwarder: stopped cleanly"): closed by that reset, a handler puts
+     * itself back on the root logger unless {@link #configure} retired it.
      */
     private static final class LineHandler extends Handler
     {
         private final PrintStream stream;
         private final boolean warnings;
+        private volatile boolean retired;
 
         LineHandler(final OutputStream stream, final boolean warnings)
         {
@@ -87,6 +101,10 @@ public final class Logging
         public void close()
         {
             stream.flush();
+            if (!retired)
+            {
+                ROOT.addHandler(this);
+            }
         }
     }
 }
