@@ -1,9 +1,15 @@
 package io.sluice.bench;
 
+import io.sluice.common.cli.CommandLines;
 import net.openhft.chronicle.jlbh.JLBH;
 import net.openhft.chronicle.jlbh.JLBHOptions;
 import net.openhft.chronicle.jlbh.JLBHResult;
 import net.openhft.chronicle.jlbh.JLBHTask;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.FileNotFoundException;
 import java.io.OutputStream;
@@ -13,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 
 /**
  * Latency of {@code PacketPipeline.processBurst} per burst at a fixed offered rate, with JLBH (Chronicle's
@@ -26,10 +33,39 @@ import java.util.Locale;
  * calling thread. Usage: {@code java [flags] -cp sluice-benchmarks.jar io.sluice.bench.BurstLatencyBenchmark
  * [--flows N] [--mode hit|miss] [--rates 0.5,0.9] [--seconds S] [--runs R] [--jlbh-log FILE]}.
  */
-public final class BurstLatencyBenchmark
+@Command(name = "BurstLatencyBenchmark",
+    description = "Latency of processBurst per burst at fixed offered rates (JLBH, coordinated omission corrected): " +
+        "p50, p99, p99.99 and the worst burst per rate and run.")
+public final class BurstLatencyBenchmark implements Callable<Integer>
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long MIN_BURSTS_PER_RUN = 1_000_000L;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--flows", paramLabel = "N", defaultValue = "10000",
+        description = "distinct flows in the bursts (default ${DEFAULT-VALUE})")
+    private int flows;
+
+    @Option(names = "--mode", paramLabel = "hit|miss", defaultValue = "hit",
+        description = "connection-table hits or misses (default ${DEFAULT-VALUE})")
+    private String mode;
+
+    @Option(names = "--rates", paramLabel = "F,F...", defaultValue = "0.5,0.9",
+        description = "offered rates as fractions of the back-to-back rate, each in (0, 1] (default ${DEFAULT-VALUE})")
+    private String rates;
+
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "5",
+        description = "seconds per run, at least a million bursts (default ${DEFAULT-VALUE})")
+    private int seconds;
+
+    @Option(names = "--runs", paramLabel = "R", defaultValue = "3",
+        description = "runs per rate (default ${DEFAULT-VALUE})")
+    private int runs;
+
+    @Option(names = "--jlbh-log", paramLabel = "FILE", description = "JLBH's own report goes here (default nowhere)")
+    private String jlbhLog;
 
     private BurstLatencyBenchmark()
     {
@@ -39,32 +75,16 @@ public final class BurstLatencyBenchmark
      * Runs the benchmark.
      *
      * @param args see the class comment.
-     * @throws Exception when the pipeline cannot be set up.
      */
-    public static void main(final String[] args) throws Exception
+    public static void main(final String[] args)
     {
-        int flows = 10_000;
-        String mode = "hit";
-        double[] fractions = {0.5, 0.9};
-        int seconds = 5;
-        int runs = 3;
-        String jlbhLog = null;
-        for (int i = 0; i < args.length; i++)
-        {
-            final String value = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i])
-            {
-                case "--flows" -> flows = Integer.parseInt(required(args[i], value));
-                case "--mode" -> mode = required(args[i], value);
-                case "--rates" -> fractions = fractions(required(args[i], value));
-                case "--seconds" -> seconds = Integer.parseInt(required(args[i], value));
-                case "--runs" -> runs = Integer.parseInt(required(args[i], value));
-                case "--jlbh-log" -> jlbhLog = required(args[i], value);
-                default -> usage("unknown argument: " + args[i]);
-            }
-            i++;
-        }
+        System.exit(CommandLines.execute(new BurstLatencyBenchmark(), args, System.out, System.err, 2));
+    }
 
+    @Override
+    public Integer call() throws Exception
+    {
+        final double[] fractions = fractions(rates);
         final BurstSource frames = new BurstSource();
         frames.flows = flows;
         frames.setUp();
@@ -91,6 +111,7 @@ public final class BurstLatencyBenchmark
                 new JLBH(options, log, result -> print(name, result)).start();
             }
         }
+        return 0;
     }
 
     private static void print(final String name, final JLBHResult result)
@@ -190,16 +211,24 @@ public final class BurstLatencyBenchmark
         }
     }
 
-    private static double[] fractions(final String list)
+    private double[] fractions(final String list)
     {
         final String[] parts = list.split(",");
         final double[] fractions = new double[parts.length];
         for (int i = 0; i < parts.length; i++)
         {
-            fractions[i] = Double.parseDouble(parts[i]);
+            try
+            {
+                fractions[i] = Double.parseDouble(parts[i]);
+            }
+            catch (final NumberFormatException ex)
+            {
+                fractions[i] = Double.NaN;
+            }
             if (!(fractions[i] > 0 && fractions[i] <= 1))
             {
-                usage("--rates takes fractions of the maximum in (0, 1], got " + parts[i]);
+                throw CommandLines.usageError(spec, "--rates takes fractions of the maximum in (0, 1], got " +
+                    parts[i]);
             }
         }
         return fractions;
@@ -208,22 +237,5 @@ public final class BurstLatencyBenchmark
     private static PrintStream open(final String path) throws FileNotFoundException
     {
         return new PrintStream(path);
-    }
-
-    private static String required(final String option, final String value)
-    {
-        if (value == null)
-        {
-            usage(option + " needs a value");
-        }
-        return value;
-    }
-
-    private static void usage(final String problem)
-    {
-        System.err.println("BurstLatencyBenchmark: " + problem);
-        System.err.println("usage: BurstLatencyBenchmark [--flows N] [--mode hit|miss] [--rates 0.5,0.9] " +
-            "[--seconds S] [--runs R] [--jlbh-log FILE]");
-        System.exit(2);
     }
 }

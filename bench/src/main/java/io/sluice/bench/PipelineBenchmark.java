@@ -2,14 +2,14 @@ package io.sluice.bench;
 
 import io.sluice.common.Vip;
 import io.sluice.forwarder.lb.ConnectionTable;
-import io.sluice.forwarder.lb.LoadBalancerState;
-import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.FrameBurst;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.TunnelOptions;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.pipeline.Verdict;
+import io.sluice.forwarder.state.LoadBalancerState;
+import io.sluice.forwarder.state.SnapshotPublisher;
 import io.sluice.tools.maglev.BenchmarkBackends;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

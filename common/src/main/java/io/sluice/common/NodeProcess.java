@@ -1,13 +1,20 @@
 package io.sluice.common;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.NodeCheck;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.log.Logging;
 import org.agrona.concurrent.ShutdownSignalBarrier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
 
 /**
  * What the forwarder and the controller processes share: {@code --config FILE} parsing, loading and checking the
@@ -98,30 +105,56 @@ public final class NodeProcess
         final ShutdownSignalBarrier barrier,
         final Body body)
     {
-        final String usage = "usage: sluice " + name + " --config FILE";
-        Path configFile = null;
-        for (int i = 0; i < args.length; i++)
+        final Options options = new Options(name, out, err, barrier, body);
+        final CommandLine commandLine = CommandLines.of(options, out, err, EXIT_USAGE);
+        commandLine.setCommandName(name);
+        return CommandLines.execute(commandLine, args);
+    }
+
+    /**
+     * The command line of {@code sluice forwarder} and {@code sluice controller}: {@code --config FILE}.
+     */
+    @Command(name = "node",
+        description = "Runs until SIGTERM or SIGINT; a bad config is reported as FILE: FIELD: REASON and exits 2.")
+    static final class Options implements Callable<Integer>
+    {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--config", paramLabel = "FILE",
+            description = "the node config (required), e.g. /etc/sluice/node.yaml")
+        private Path configFile;
+
+        private final String name;
+        private final PrintStream out;
+        private final PrintStream err;
+        private final ShutdownSignalBarrier barrier;
+        private final Body body;
+
+        Options(final String name, final PrintStream out, final PrintStream err, final ShutdownSignalBarrier barrier,
+            final Body body)
         {
-            if (args[i].equals("--config") && i + 1 < args.length)
-            {
-                configFile = Path.of(args[++i]);
-            }
-            else if (args[i].equals("--help") || args[i].equals("-h"))
-            {
-                out.println(usage);
-                return 0;
-            }
-            else
-            {
-                err.println(name + ": unknown argument '" + args[i] + "' (" + usage + ")");
-                return EXIT_USAGE;
-            }
+            this.name = name;
+            this.out = out;
+            this.err = err;
+            this.barrier = barrier;
+            this.body = body;
         }
-        if (configFile == null)
+
+        @Override
+        public Integer call()
         {
-            err.println(name + ": --config FILE is required");
-            return EXIT_USAGE;
+            if (configFile == null)
+            {
+                throw CommandLines.usageError(spec, "--config FILE is required");
+            }
+            return load(name, configFile, out, err, barrier, body);
         }
+    }
+
+    private static int load(final String name, final Path configFile, final PrintStream out, final PrintStream err,
+        final ShutdownSignalBarrier barrier, final Body body)
+    {
         final NodeConfig config;
         try
         {

@@ -8,13 +8,14 @@ import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ForwarderServices;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.controller.announce.RouteSpeaker;
-import io.sluice.common.config.Durations;
 import io.sluice.controller.bgp.ExaBgpRouteSpeaker;
+import io.sluice.controller.channel.ForwarderSession;
+import io.sluice.controller.health.HealthCheckRunner;
+import io.sluice.controller.health.HealthMonitor;
+import io.sluice.controller.http.ControllerHttpServer;
+import io.sluice.controller.http.ControllerRoutes;
 import io.sluice.controller.liveness.CountersObserver;
 import io.sluice.controller.liveness.ForwarderLiveness;
-import io.sluice.controller.metrics.MetricsServer;
-import io.sluice.controller.monitor.ForwarderSession;
-import io.sluice.controller.monitor.HealthMonitor;
 import io.sluice.controller.operator.ActionToken;
 import io.sluice.controller.operator.BackendWeights;
 import io.sluice.controller.operator.OperatorRequest;
@@ -134,10 +135,10 @@ public final class ControllerMain
             CloseHelper.closeAll(agent::onClose, speaker);
             return 1;
         }
-        final MetricsServer http;
+        final ControllerHttpServer http;
         try
         {
-            http = ControllerHttp.start(config, agent, token);
+            http = ControllerRoutes.start(config, agent::status, agent::submit, token);
         }
         catch (final IOException ex)
         {

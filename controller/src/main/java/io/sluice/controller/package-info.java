@@ -1,6 +1,7 @@
 /**
- * The controller: backend health checks, forwarder liveness and BGP announcements through ExaBGP. It never
- * touches packets. Placeholder until the controller issue; it shares {@code sluice-common} with the forwarder
- * (Maglev builder today, the control-channel and counter layouts later).
+ * The controller process: {@link io.sluice.controller.ControllerMain} loads the node config, wires the packages
+ * below and runs {@link io.sluice.controller.ControllerAgent}, the one agent thread that owns all state (health,
+ * weights, forwarder session, liveness, announcements) in one duty cycle. It never touches packets. The only
+ * package that may use all the others; none of them uses it.
  */
 package io.sluice.controller;

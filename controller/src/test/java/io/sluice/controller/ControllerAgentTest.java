@@ -7,11 +7,12 @@ import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlCommand.SetBackendHealth;
 import io.sluice.common.control.ControlCommand.SetBackendWeight;
 import io.sluice.controller.announce.RouteSpeaker;
-import io.sluice.controller.health.CheckResult;
+import io.sluice.controller.health.HealthCheckRunner;
+import io.sluice.controller.health.check.CheckResult;
 import io.sluice.controller.liveness.CountersObserver;
 import io.sluice.controller.liveness.ForwarderLiveness;
-import io.sluice.controller.monitor.ForwarderSession;
-import io.sluice.controller.monitor.HealthMonitor;
+import io.sluice.controller.channel.ForwarderSession;
+import io.sluice.controller.health.HealthMonitor;
 import io.sluice.controller.operator.BackendWeights;
 import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.operator.OverridesFile;
@@ -246,9 +247,9 @@ class ControllerAgentTest
         forwarder.close();
         forwarder = null;
         runUntil(() -> speaker.announced.isEmpty(), "the withdrawal when the forwarder is gone");
-        Thread.sleep(5); // a new instance: another start time
-        forwarder = new FakeForwarder(config, nowMs);
+        forwarder = new FakeForwarder(config, nowMs); // a new instance: another start time (FakeForwarder)
         runUntil(this::announced, "the VIP to be announced again");
+        assertTrue(log.toString().contains(" (a new instance)"), log.toString());
 
         assertEquals(List.of(new SetBackendHealth(WEB, B1, true), new SetBackendHealth(WEB, B2, false),
             new SetBackendWeight(WEB, B1, 7)), forwarder.applied(), "the whole state, weights included");

@@ -85,7 +85,7 @@ class ControllerMainTest
     void exitsTwoForAnUnknownArgument()
     {
         assertEquals(2, run("--bogus"));
-        assertTrue(err().contains("unknown argument '--bogus'"), err());
+        assertTrue(err().contains("unknown option: --bogus"), err());
     }
 
     /** The forwarder refuses both files before it starts EAL; the controller must not run with them either. */

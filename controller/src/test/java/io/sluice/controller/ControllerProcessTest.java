@@ -9,8 +9,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -82,6 +87,68 @@ class ControllerProcessTest
         assertEquals("another node's file", Files.readString(other));
     }
 
+    @Test
+    void refusedReloadIsAConflictWithTheReason() throws Exception
+    {
+        final String node = "ctl-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFFFFFFL);
+        final Path nodeDir = dir.resolve("shm/sluice").resolve(node);
+        final Path config = dir.resolve("node.yaml");
+        final int port = freePort();
+        Files.writeString(config, reloadConfig(node, port, "drain_time: 100ms"));
+        start(config);
+        // The token is written before the HTTP server binds; the start-up line comes after it listens.
+        awaitFile(nodeDir.resolve(ActionToken.FILE_NAME));
+        awaitOutput("metrics and status on http://127.0.0.1:" + port);
+        final String token = ActionToken.read(nodeDir);
+
+        final HttpResponse<String> same = postReload(port, token);
+        assertEquals(200, same.statusCode(), same.body());
+        assertTrue(same.body().contains("no change"), same.body());
+
+        // A file that does not load: refused, nothing changed.
+        Files.writeString(config, reloadConfig(node, port, "drian_time: 100ms"));
+        final HttpResponse<String> typo = postReload(port, token);
+        assertEquals(409, typo.statusCode(), typo.body());
+        assertTrue(typo.body().startsWith("reload refused, nothing changed: "), typo.body());
+        assertTrue(typo.body().contains("drian_time"), typo.body());
+
+        // A change only a restart applies: refused (sluice reload's exit is ControllerToolTest's, in tools/).
+        Files.writeString(config, reloadConfig(node, port, "drain_time: 200ms"));
+        final HttpResponse<String> restart = postReload(port, token);
+        assertEquals(409, restart.statusCode(), restart.body());
+        assertTrue(restart.body().contains("drain_time"), restart.body());
+
+        Files.writeString(config, reloadConfig(node, port, "drain_time: 100ms"));
+        assertEquals(200, postReload(port, token).statusCode());
+        stop();
+        assertTrue(Files.readString(dir.resolve("stdout.txt")).contains("controller: reload refused: "), output());
+    }
+
+    private String reloadConfig(final String node, final int port, final String drainTime)
+    {
+        return """
+            node: {name: %s}
+            forwarder:
+              eal_args: ["--no-huge", "-m", "128", "--vdev=net_null0"]
+              ports: [{name: net_null0}]
+              workers: [{core: 0, rx_port: net_null0}]
+              next_hop_mac: "02:00:00:00:00:fe"
+              tunnel_source_v4: 10.0.0.1
+              counters_dir: "%s"
+            controller:
+              %s
+              metrics: {address: 127.0.0.1, port: %d}
+            """.formatted(node, dir.resolve("shm/sluice"), drainTime, port);
+    }
+
+    private static HttpResponse<String> postReload(final int port, final String token) throws Exception
+    {
+        final HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/reload"))
+            .timeout(Duration.ofSeconds(10)).header("Authorization", ActionToken.header(token))
+            .POST(HttpRequest.BodyPublishers.noBody()).build();
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
     private void start(final Path config) throws IOException
     {
         final List<String> command = SluiceJvm.command();
@@ -115,6 +182,23 @@ class ControllerProcessTest
             if (System.nanoTime() - deadline > 0)
             {
                 fail("no " + file + " after " + TIMEOUT_MS + " ms\n" + output());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private void awaitOutput(final String text) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+        while (!Files.readString(dir.resolve("stdout.txt")).contains(text))
+        {
+            if (!process.isAlive())
+            {
+                fail("the controller exited with " + process.exitValue() + "\n" + output());
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("no \"" + text + "\" after " + TIMEOUT_MS + " ms\n" + output());
             }
             Thread.sleep(20);
         }

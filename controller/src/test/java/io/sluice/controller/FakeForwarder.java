@@ -18,14 +18,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A forwarder stand-in for controller tests: the real counters file (with a heartbeat the test sets) and the real
  * control channel, served on a thread that keeps the backends' weight and health as the commands set them and answers
  * GET_STATE. Starts, like the real forwarder, with every configured backend up at its configured weight.
+ *
+ * <p>A forwarder instance is its (pid, start time), and every stand-in runs in this JVM: each one gets a start time
+ * one millisecond after the one before, so a new stand-in is a new instance without waiting for the wall clock.
  */
 final class FakeForwarder implements AutoCloseable
 {
+    // Not before this JVM started, or the counters file's owner would not look alive (OwnerProcess).
+    private static final AtomicLong NEXT_START_MS = new AtomicLong(System.currentTimeMillis());
+
     private record BackendState(String name, int weight, boolean healthy)
     {
     }
@@ -49,7 +56,9 @@ final class FakeForwarder implements AutoCloseable
             }
             state.put(vip, backends);
         }
-        counters = CountersFile.create(config.nodeDirectory().resolve(CountersFileHeader.FILE_NAME), 64);
+        final long startMs = NEXT_START_MS.getAndIncrement();
+        counters = CountersFile.create(config.nodeDirectory().resolve(CountersFileHeader.FILE_NAME), 64,
+            () -> startMs);
         final CounterAllocator allocator = new CounterAllocator(counters.manager());
         heartbeat = allocator.workerCounter(CounterType.HEARTBEAT_MS, 0);
         writer = allocator.writer();

@@ -13,6 +13,7 @@ import io.sluice.common.config.PortConfig;
 import io.sluice.common.config.TunnelEntropyConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.WorkerConfig;
+import io.sluice.common.config.WorkerCpuLayout;
 import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.forwarder.control.ControlServer;
@@ -21,7 +22,10 @@ import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.common.counters.ForwarderState;
 import io.sluice.common.log.AgentErrorLog;
+import io.sluice.forwarder.agent.AffinityWorkerCores;
 import io.sluice.forwarder.agent.ControlAgent;
+import io.sluice.forwarder.agent.CoreHeldException;
+import io.sluice.forwarder.agent.CoreHolder;
 import io.sluice.forwarder.capture.CaptureFile;
 import io.sluice.forwarder.capture.CaptureTap;
 import io.sluice.forwarder.agent.ForwarderCounters;
@@ -33,14 +37,14 @@ import io.sluice.forwarder.dpdk.DescriptorLayout;
 import io.sluice.forwarder.dpdk.Dpdk;
 import io.sluice.forwarder.dpdk.ShimLibrary;
 import io.sluice.forwarder.lb.ConnectionTable;
-import io.sluice.forwarder.lb.LoadBalancerState;
-import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.IcmpEchoResponder;
 import io.sluice.forwarder.pipeline.IcmpTooBigResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.TunnelOptions;
 import io.sluice.forwarder.pipeline.PipelineCounters;
+import io.sluice.forwarder.state.LoadBalancerState;
+import io.sluice.forwarder.state.SnapshotPublisher;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentRunner;
@@ -58,6 +62,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One forwarder process's data plane, assembled from the node config: EAL, ports and pools, the forwarding
@@ -67,6 +74,8 @@ import java.util.Map;
 public final class Forwarder implements AutoCloseable
 {
     private static final int MBUF_CACHE = 256;
+    /** How long a worker may take to reserve its core, register with DPDK and build its pipeline. */
+    private static final long WORKER_START_TIMEOUT_S = 60;
 
     private final NodeConfig config;
     private final String configFile;
@@ -82,6 +91,7 @@ public final class Forwarder implements AutoCloseable
     private final List<Integer> startedPorts = new ArrayList<>();
     private final Map<String, Integer> portSockets = new LinkedHashMap<>();
     private final List<AgentRunner> workerRunners = new ArrayList<>();
+    private final List<ForwarderWorker> workers = new ArrayList<>();
     private CountersFile countersFile;
     private CaptureFile captureFile;
     private ControlChannel controlChannel;
@@ -116,7 +126,8 @@ public final class Forwarder implements AutoCloseable
      * @param config     the node config.
      * @param configFile the file it came from, named in config problems found once EAL runs.
      * @return the running forwarder.
-     * @throws ForwarderConfigException when a configured port is missing or its device cannot do what is asked.
+     * @throws ForwarderConfigException when a configured port is missing or its device cannot do what is asked, or
+     *                                   another process holds a worker's core.
      */
     public static Forwarder start(final NodeConfig config, final String configFile)
     {
@@ -124,6 +135,7 @@ public final class Forwarder implements AutoCloseable
         try
         {
             forwarder.agentErrors.startReporter(1000);
+            forwarder.checkWorkerCores();
             forwarder.startDpdk();
             forwarder.startControl();
             forwarder.startWorkers();
@@ -162,6 +174,27 @@ public final class Forwarder implements AutoCloseable
             argv.add("--in-memory");
         }
         return argv;
+    }
+
+    // Before EAL: a core another process holds (a second forwarder, a benchmark) is a config error, as the worker
+    // would also find when it reserves the core (startWorkers), but found before any DPDK resource exists.
+    private void checkWorkerCores()
+    {
+        final List<WorkerConfig> workers = config.forwarder().workers();
+        for (int i = 0; i < workers.size(); i++)
+        {
+            final CoreHolder holder = AffinityWorkerCores.holder(workers.get(i).core());
+            if (holder != null)
+            {
+                throw coreHeld(i, holder);
+            }
+        }
+    }
+
+    private ForwarderConfigException coreHeld(final int worker, final CoreHolder holder)
+    {
+        return new ForwarderConfigException(
+            new ConfigException(configFile, "forwarder.workers[" + worker + "].core", holder.describe()));
     }
 
     private void startDpdk()
@@ -367,8 +400,9 @@ public final class Forwarder implements AutoCloseable
             final int[] rxQueues = new int[queues];
             final int[] kernelPorts = new int[queues];
             final int[] relayQueues = new int[queues];
-            // Replies (echo, too big) leave through the worker's TX queue: only right when every port it receives
-            // from is that one.
+            // Replies (echo, too big) leave by the port the packet came in on, on the worker's return queue there
+            // (its TX queue, or one of its own on a port it only receives from): the config gives one on each of
+            // its receive ports whenever replies are on.
             boolean echo = true;
             for (int q = 0; q < queues; q++)
             {
@@ -377,13 +411,14 @@ public final class Forwarder implements AutoCloseable
                 rxPorts[q] = portIds.get(rx.port());
                 rxQueues[q] = rx.queue();
                 kernelPorts[q] = kernelPort == null ? ForwarderWorker.NO_KERNEL_PORT : portIds.get(kernelPort);
-                relayQueues[q] = f.kernelRelayQueue(i, rx.port());
-                echo &= rx.port().equals(w.txPort());
+                relayQueues[q] = f.returnQueue(i, rx.port());
+                echo &= relayQueues[q] >= 0;
             }
             final boolean echoReplies = echo;
             final int workerIndex = i;
             final TunnelOptions tunnelOptions = tunnelOptions(w.txPort());
-            final ForwarderWorker worker = new ForwarderWorker(i, w.core(), shim, rxPorts, rxQueues,
+            final ForwarderWorker worker = new ForwarderWorker(i, w.core(), AffinityWorkerCores.INSTANCE, shim,
+                rxPorts, rxQueues,
                 portIds.get(w.txPort()), w.txQueue(), kernelPorts, rxQueues, relayQueues,
                 () -> newPipeline(workerIndex, pipelineConfig, tunnelOptions, echoReplies), new WorkerCounters(forwarderCounters.publisher(i)),
                 SystemNanoClock.INSTANCE,
@@ -393,7 +428,41 @@ public final class Forwarder implements AutoCloseable
             final AgentRunner runner = new AgentRunner(idleStrategy(f.idleStrategy()), this::onAgentError, null,
                 worker);
             workerRunners.add(runner);
+            workers.add(worker);
             AgentRunner.startOnThread(runner);
+        }
+        for (int i = 0; i < workers.size(); i++)
+        {
+            awaitStart(i, workers.get(i));
+        }
+    }
+
+    // A worker that could not take its core, register or build its pipeline stops the start: without it, its
+    // queues would go unread.
+    private void awaitStart(final int index, final ForwarderWorker worker)
+    {
+        try
+        {
+            worker.started().get(WORKER_START_TIMEOUT_S, TimeUnit.SECONDS);
+        }
+        catch (final ExecutionException ex)
+        {
+            if (ex.getCause() instanceof CoreHeldException held)
+            {
+                throw coreHeld(index, held.holder());
+            }
+            throw new IllegalStateException(worker.roleName() + " did not start: " + ex.getCause().getMessage(),
+                ex.getCause());
+        }
+        catch (final TimeoutException ex)
+        {
+            throw new IllegalStateException(worker.roleName() + " did not start within " + WORKER_START_TIMEOUT_S +
+                " s", ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while " + worker.roleName() + " started", ex);
         }
     }
 
@@ -437,7 +506,8 @@ public final class Forwarder implements AutoCloseable
         {
             if (port.vlan() != 0)
             {
-                info("  port %s: encapsulated frames tagged 802.1Q VLAN %d%n", port.name(), port.vlan());
+                info("  port %s: encapsulated frames tagged 802.1Q VLAN %d PCP %d%n", port.name(), port.vlan(),
+                    port.vlanPcp());
             }
         }
     }
@@ -448,7 +518,7 @@ public final class Forwarder implements AutoCloseable
         final ForwarderConfig f = config.forwarder();
         final TunnelEntropyConfig entropy = f.tunnelEntropy();
         return new TunnelOptions(entropy.greKey(), entropy.sourcePrefixV4(), entropy.sourcePrefixV4Length(),
-            entropy.sourcePrefixV6(), entropy.sourcePrefixV6Length(), f.port(txPort).vlan());
+            entropy.sourcePrefixV6(), entropy.sourcePrefixV6Length(), f.port(txPort).vlan(), f.port(txPort).vlanPcp());
     }
 
     private static IdleStrategy idleStrategy(final IdleStrategyKind kind)
@@ -464,6 +534,10 @@ public final class Forwarder implements AutoCloseable
     // Every agent's errors: each distinct one logged once with its trace, repeats as "seen N times" lines.
     private void onAgentError(final Throwable error)
     {
+        if (error instanceof CoreHeldException)
+        {
+            return; // startWorkers reports it as a config error, naming the worker and the holder
+        }
         agentErrors.onError(error);
     }
 
@@ -505,8 +579,17 @@ public final class Forwarder implements AutoCloseable
             {
                 rx.append(rx.length() == 0 ? "" : ", ").append(queue.port()).append('/').append(queue.queue());
             }
-            info("  rx-worker-%d: core %d, rx %s, tx %s/%d, idle %s%n", i, w.core(), rx, w.txPort(), w.txQueue(),
-                f.idleStrategy().yamlName());
+            info("  rx-worker-%d: core %d (reserved: %s), rx %s, tx %s/%d, idle %s%n", i, w.core(),
+                AffinityWorkerCores.lockFile(w.core()), rx, w.txPort(), w.txQueue(), f.idleStrategy().yamlName());
+            for (final String port : w.rx().stream().map(WorkerConfig.RxQueue::port).distinct().toList())
+            {
+                final int queue = f.returnQueue(i, port);
+                if (!port.equals(w.txPort()) && queue >= 0)
+                {
+                    info("  rx-worker-%d: ICMP replies%s leave by %s on tx queue %d%n", i,
+                        f.kernelPortOf(port) == null ? "" : " and kernel frames", port, queue);
+                }
+            }
             if (!cpus.affinity().contains(w.core()))
             {
                 info("  rx-worker-%d: core %d (outside the affinity %s the process started with): pinned there " +
@@ -546,11 +629,17 @@ public final class Forwarder implements AutoCloseable
         return socket == null || socket == Dpdk.SOCKET_ANY ? "any socket" : "socket " + socket;
     }
 
-    // check-config warns from sysfs before EAL; here DPDK's own view of each port's socket says the same at start.
+    // check-config warns from sysfs before EAL; here DPDK's own view of each port's socket says the same at start,
+    // and the CPU layout names workers on hyperthread siblings.
     private void printNumaNotes(final ForwarderConfig f)
     {
+        final WorkerCpuLayout cpus = WorkerCpuLayout.probe();
+        for (final String warning : cpus.siblingWorkers(f))
+        {
+            LOGGER.log(System.Logger.Level.WARNING, "  warning: " + warning);
+        }
         for (final String warning : NumaLayout.probe().remoteWorkers(f,
-            port -> portSockets.getOrDefault(port, Dpdk.SOCKET_ANY)))
+            port -> portSockets.getOrDefault(port, Dpdk.SOCKET_ANY), cpus))
         {
             LOGGER.log(System.Logger.Level.WARNING, "  warning: " + warning);
         }
@@ -592,6 +681,7 @@ public final class Forwarder implements AutoCloseable
         }
         workerRunners.forEach(CloseHelper::quietClose);
         workerRunners.clear();
+        workers.clear();
         CloseHelper.quietClose(controlRunner);
         controlRunner = null;
         agentErrors.close();

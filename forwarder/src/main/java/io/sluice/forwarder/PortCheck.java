@@ -5,6 +5,7 @@ import io.sluice.common.config.EalArguments;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.PortConfig;
+import io.sluice.common.config.WorkerConfig;
 import io.sluice.forwarder.dpdk.ShimLibrary;
 
 import java.nio.charset.StandardCharsets;
@@ -78,7 +79,10 @@ public final class PortCheck
                     " receive and " + txQueues + " transmit queue(s), one per worker, but its device (" +
                     device.driver() + ") has at most " + device.maxRxQueues() + " and " + device.maxTxQueues() +
                     (device.driver().contains("pcap") ? " (net_pcap has one queue per rx_pcap=/tx_pcap= argument)" :
-                        "") + ": use fewer workers on it");
+                        "") + ": use fewer workers on it" + (hasReturnQueues(forwarder, port.name()) ?
+                        " (a worker that receives there and transmits elsewhere needs a transmit queue there for its " +
+                        "ICMP replies" + (port.hasKernelPort() ? " and kernel frames" : "; icmp_echo: {mode: kernel} " +
+                        "and icmp_too_big: {mode: drop} need none") + ")" : ""));
             }
             if (port.mtu() < device.minMtu() || port.mtu() > device.maxMtu())
             {
@@ -134,5 +138,20 @@ public final class PortCheck
         }
         return "EAL made " + portCount + " port(s), none of that name (a --vdev or a PCI address in " +
             "forwarder.eal_args makes one)";
+    }
+
+    // Whether a worker that transmits elsewhere has a transmit queue on this port (ForwarderConfig.returnQueue).
+    private static boolean hasReturnQueues(final ForwarderConfig forwarder, final String portName)
+    {
+        for (int i = 0; i < forwarder.workers().size(); i++)
+        {
+            final WorkerConfig worker = forwarder.workers().get(i);
+            if (worker.receivesFrom(portName) && !worker.txPort().equals(portName) &&
+                forwarder.returnQueue(i, portName) >= 0)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 }

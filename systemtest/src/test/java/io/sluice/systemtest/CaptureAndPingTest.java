@@ -7,6 +7,8 @@ import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
 import io.sluice.testkit.SluiceJvm;
+import io.sluice.testkit.tags.NeedsDpdk;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,6 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 10.100.0.1} runs in another process; the file must hold exactly the frames for that VIP, as received and as
  * transmitted, and the counters must say the same.
  */
+@NeedsNetns
+@NeedsDpdk
 class CaptureAndPingTest
 {
     private static final int DATAGRAMS = 40;

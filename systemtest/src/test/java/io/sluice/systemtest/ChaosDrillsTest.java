@@ -11,6 +11,8 @@ import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
+import io.sluice.testkit.tags.NeedsDpdk;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,6 +49,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The drills run in order on the same node. The demo (scripts/demo.sh) has the drills that need real traffic.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@NeedsNetns
+@NeedsDpdk
 class ChaosDrillsTest
 {
     private static final Duration WAIT = Duration.ofSeconds(60);

@@ -5,6 +5,9 @@ import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
+import io.sluice.testkit.tags.NeedsDaemon;
+import io.sluice.testkit.tags.NeedsDpdk;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -40,6 +43,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fail (while the IPv4 VIP stays), and come back with them. The steps build on each other, in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@NeedsNetns
+@NeedsDpdk
+@NeedsDaemon
 class ControllerBgpIpv6Test
 {
     private static final Duration WAIT = Duration.ofSeconds(60);

@@ -6,6 +6,9 @@ import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
+import io.sluice.testkit.tags.NeedsDaemon;
+import io.sluice.testkit.tags.NeedsDpdk;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -50,6 +53,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ParameterizedClass(name = "{0}")
 @EnumSource(BgpRouter.Kind.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@NeedsNetns
+@NeedsDpdk
+@NeedsDaemon
 class ControllerBgpTest
 {
     private static final Duration WAIT = Duration.ofSeconds(60);

@@ -5,6 +5,8 @@ import io.sluice.common.counters.CountersFile;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
+import io.sluice.testkit.tags.NeedsDpdk;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * </pre>
  * The peer reaches the HTTP server at 10.10.1.2 only through the forwarder: ARP and TCP both ways cross it.
  */
+@NeedsNetns
+@NeedsDpdk
 class KernelPortTest
 {
     private static final String TAP_MAC = "02:00:00:00:10:02";

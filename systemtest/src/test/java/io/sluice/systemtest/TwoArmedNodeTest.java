@@ -6,6 +6,9 @@ import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
+import io.sluice.testkit.tags.NeedsDaemon;
+import io.sluice.testkit.tags.NeedsDpdk;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,6 +42,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * </pre>
  * The backend answers the client directly through the router (DSR): the response never crosses the node.
  */
+@NeedsNetns
+@NeedsDpdk
+@NeedsDaemon
 class TwoArmedNodeTest
 {
     private static final Duration WAIT = Duration.ofSeconds(90);

@@ -1,5 +1,6 @@
 package io.sluice.testkit;
 
+import io.sluice.testkit.tags.NeedsNetns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class NetNsTest
 {
     @Test
+    @NeedsNetns
     void connectsTwoNamespacesAndRemovesEverythingOnClose(@TempDir final Path directory)
     {
         final String router;
@@ -49,6 +51,7 @@ class NetNsTest
     }
 
     @Test
+    @NeedsNetns
     void removesLeftoversOfDeadRunsOnly() throws Exception
     {
         final Process dead = new ProcessBuilder("true").start();
@@ -77,6 +80,7 @@ class NetNsTest
     }
 
     @Test
+    @NeedsNetns
     void rejectsInterfaceNamesLongerThanLinuxAllows()
     {
         try (NetNs run = NetNs.create("tkv"))

@@ -1,5 +1,6 @@
 package io.sluice.testkit;
 
+import io.sluice.testkit.tags.NeedsDaemon;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * keyword broken is refused, so the check can fail. Needs Debian's {@code bird2} and {@code frr} (CI installs both);
  * starts no daemon, creates no namespace.
  */
+@NeedsDaemon
 class RouterConfigDocsTest
 {
     private static final Path DOC = Path.of("..", "docs", "operations.md");

@@ -61,7 +61,9 @@ public record ForwarderConfig(
     public static final int DEFAULT_MBUFS_PER_WORKER = 8191;
     public static final int MIN_MBUFS_PER_WORKER = 1023;
     public static final IdleStrategyKind DEFAULT_IDLE_STRATEGY = IdleStrategyKind.BUSY_SPIN;
-    public static final Path DEFAULT_COUNTERS_DIR = Path.of("/dev/shm/sluice");
+    /** The counters and control directory as text, a constant for the tools' {@code --help}. */
+    public static final String DEFAULT_COUNTERS_DIRECTORY = "/dev/shm/sluice";
+    public static final Path DEFAULT_COUNTERS_DIR = Path.of(DEFAULT_COUNTERS_DIRECTORY);
     public static final long DEFAULT_HASH_SEED = 0;
     public static final int DEFAULT_MAGLEV_TABLE_SIZE = MaglevTableSize.DEFAULT;
     public static final int DEFAULT_TUNNEL_MTU = 9000;
@@ -260,11 +262,11 @@ public record ForwarderConfig(
         return count;
     }
 
-    // The relay queues of the workers before `end` that receive from a port with a kernel port but transmit
-    // elsewhere (see kernelRelayQueue).
+    // The return queues of the workers before `end` that receive from a port but transmit elsewhere (see
+    // returnQueue): none when nothing goes back out of the port (no kernel port, no ICMP replies).
     private int kernelRelayQueueCount(final String portName, final int end)
     {
-        if (kernelPortOf(portName) == null)
+        if (!needsReturnQueues(portName))
         {
             return 0;
         }
@@ -306,16 +308,40 @@ public record ForwarderConfig(
      */
     public int kernelRelayQueue(final int worker, final String port)
     {
+        return kernelPortOf(port) == null ? -1 : returnQueue(worker, port);
+    }
+
+    /**
+     * Returns the transmit queue on which a worker sends what goes back out of one of its receive ports: the ICMP
+     * replies it writes (echo replies, too-big errors: to the MAC the packet came from, out of the port it came in
+     * on) and what the kernel wrote to its queue of the port's kernel port. A worker that also transmits on the port
+     * uses its own transmit queue; one that transmits on another port (a two-armed node) gets a queue of its own on
+     * the receive port, numbered after the workers' transmit queues there (queues are not thread-safe, so none is
+     * shared). A worker polling several queues of one port has one return queue there.
+     *
+     * @param worker the worker's index in {@link #workers()}.
+     * @param port   one of the worker's receive ports.
+     * @return the queue on that port, or -1 when nothing goes back out of it (no kernel port, and neither
+     *         {@code icmp_echo} replies nor {@code icmp_too_big} errors are sent).
+     */
+    public int returnQueue(final int worker, final String port)
+    {
         final WorkerConfig w = workers.get(worker);
-        if (kernelPortOf(port) == null)
-        {
-            return -1;
-        }
         if (w.txPort().equals(port))
         {
             return w.txQueue();
         }
+        if (!needsReturnQueues(port))
+        {
+            return -1;
+        }
         return workerTxQueueCount(port) + kernelRelayQueueCount(port, worker);
+    }
+
+    // Whether frames go back out of a receive port: the kernel port's, or the workers' ICMP replies.
+    private boolean needsReturnQueues(final String portName)
+    {
+        return kernelPortOf(portName) != null || icmpEcho.reply() || icmpTooBig.send();
     }
 
     /**

@@ -27,7 +27,7 @@ final class ForwarderReader
         TunnelEntropyReader.KEY};
 
     private static final String[] PORT_KEYS =
-        {"name", "mtu", "rx_ring", "tx_ring", "kernel_port", "next_hop_mac", "vlan"};
+        {"name", "mtu", "rx_ring", "tx_ring", "kernel_port", "next_hop_mac", "vlan", "vlan_pcp"};
 
     /** What DPDK device names look like (net_pcap0, 0000:3b:00.0); RTE_ETH_NAME_MAX_LEN is 64 with the NUL. */
     private static final Pattern DEVICE_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,63}");
@@ -151,7 +151,13 @@ final class ForwarderReader
             final MacAddress nextHopMac =
                 entry.has("next_hop_mac") ? ConfigValues.unicastMac(entry, "next_hop_mac") : null;
             final int vlan = entry.optionalInt("vlan", 0, 1, PortConfig.MAX_VLAN);
-            ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort, nextHopMac, vlan));
+            final int vlanPcp = entry.optionalInt("vlan_pcp", 0, 0, PortConfig.MAX_VLAN_PCP);
+            if (vlanPcp != 0 && vlan == 0)
+            {
+                throw entry.error("vlan_pcp", "a priority travels in the 802.1Q tag, and " + name + " sends " +
+                    "untagged frames: set vlan too");
+            }
+            ports.add(new PortConfig(name, mtu, rxRing, txRing, kernelPort, nextHopMac, vlan, vlanPcp));
         }
         return ports;
     }

@@ -147,6 +147,23 @@ public final class NumaLayout
     public List<String> remoteWorkers(final ForwarderConfig forwarder,
         final ToIntFunction<String> nodeOfPort)
     {
+        return remoteWorkers(forwarder, nodeOfPort, WorkerCpuLayout.UNKNOWN);
+    }
+
+    /**
+     * Lists the workers whose core is on another node than a port they poll or transmit on, naming the core's
+     * socket where the CPU layout knows it (another socket is always another node; one socket may hold several
+     * nodes, as AMD's NPS2/NPS4 or Intel's sub-NUMA clustering make it). Nothing when a node is unknown, or on a
+     * machine of one node.
+     *
+     * @param forwarder  the forwarder section.
+     * @param nodeOfPort the node of each port by name (sysfs before EAL starts, {@code rte_eth_dev_socket_id} after).
+     * @param cpus       the machine's sockets and cores.
+     * @return one line per worker and port, naming the config field, e.g. {@code forwarder.workers[1].core: ...}.
+     */
+    public List<String> remoteWorkers(final ForwarderConfig forwarder,
+        final ToIntFunction<String> nodeOfPort, final WorkerCpuLayout cpus)
+    {
         final List<String> warnings = new ArrayList<>();
         if (cpusByNode.size() < 2)
         {
@@ -173,8 +190,10 @@ public final class NumaLayout
                 final int portNode = nodeOfPort.applyAsInt(port);
                 if (cpuNode != UNKNOWN && portNode != UNKNOWN && cpuNode != portNode)
                 {
-                    warnings.add("forwarder.workers[" + i + "].core: core " + worker.core() + " is on NUMA node " +
-                        cpuNode + " but port " + port + " is on node " + portNode + " (CPUs " +
+                    final String socket = cpus.knows(worker.core()) ? " (socket " + cpus.socketOf(worker.core()) + ")" :
+                        "";
+                    warnings.add("forwarder.workers[" + i + "].core: core " + worker.core() + socket +
+                        " is on NUMA node " + cpuNode + " but port " + port + " is on node " + portNode + " (CPUs " +
                         cpusByNode.get(portNode) + "): every packet crosses the interconnect; pick a core of node " +
                         portNode);
                 }

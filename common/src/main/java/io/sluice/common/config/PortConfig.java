@@ -14,9 +14,10 @@ package io.sluice.common.config;
  *                   forwarder's {@code next_hop_mac}: on a two-armed node each arm has its own router.
  * @param vlan       the 802.1Q VLAN id encapsulated frames sent on this port carry (an uplink that is a trunk),
  *                   1..4094, or 0 for untagged frames.
+ * @param vlanPcp    the 802.1p priority (PCP, 0..7) in that tag ({@code vlan_pcp}), 0 by default; only with a vlan.
  */
 public record PortConfig(String name, int mtu, int rxRing, int txRing, String kernelPort, MacAddress nextHopMac,
-    int vlan)
+    int vlan, int vlanPcp)
 {
     public static final int DEFAULT_MTU = 1500;
     public static final int MIN_MTU = 68;
@@ -29,6 +30,24 @@ public record PortConfig(String name, int mtu, int rxRing, int txRing, String ke
     /** What a frame adds to the MTU: Ethernet header, one 802.1Q tag, CRC. */
     public static final int FRAME_OVERHEAD = 14 + 4 + 4;
     public static final int MAX_VLAN = 4094;
+    public static final int MAX_VLAN_PCP = 7;
+
+    /**
+     * Creates a port whose tag (if any) has priority 0.
+     *
+     * @param name       the DPDK device name.
+     * @param mtu        the MTU.
+     * @param rxRing     descriptors per receive queue.
+     * @param txRing     descriptors per transmit queue.
+     * @param kernelPort the kernel port, or null.
+     * @param nextHopMac the port's next hop, or null for the forwarder's.
+     * @param vlan       the VLAN id, or 0 for untagged.
+     */
+    public PortConfig(final String name, final int mtu, final int rxRing, final int txRing, final String kernelPort,
+        final MacAddress nextHopMac, final int vlan)
+    {
+        this(name, mtu, rxRing, txRing, kernelPort, nextHopMac, vlan, 0);
+    }
 
     /**
      * Creates an untagged port.

@@ -6,10 +6,13 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * A client of the control channel, for the controller and operator tools: {@link #send} writes a command to the
@@ -35,6 +38,7 @@ public final class ControlClient
     private final ResponseReceiver receiver;
     private final long sendTimeoutNs;
     private final IdleStrategy idleStrategy;
+    private final NanoClock clock;
     private final long pid = ProcessHandle.current().pid();
     private final ControlCommandEncoder encoder = new ControlCommandEncoder();
     private final MessageHandler onResponse = this::onResponse;
@@ -72,10 +76,25 @@ public final class ControlClient
      */
     public ControlClient(final ControlChannel channel, final Duration sendTimeout, final IdleStrategy idleStrategy)
     {
+        this(channel, sendTimeout, idleStrategy, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * Creates a client whose time-outs run on the given clock.
+     *
+     * @param channel      an opened (or created) channel.
+     * @param sendTimeout  how long {@link #send} retries while the ring is full.
+     * @param idleStrategy how to wait between polls of the response buffer.
+     * @param clock        the clock every time-out is measured on.
+     */
+    public ControlClient(final ControlChannel channel, final Duration sendTimeout, final IdleStrategy idleStrategy,
+        final NanoClock clock)
+    {
         channel.ensureOpen();
         this.channel = channel;
         this.sendTimeoutNs = sendTimeout.toNanos();
         this.idleStrategy = idleStrategy;
+        this.clock = Objects.requireNonNull(clock, "clock");
         ring = channel.commandRing();
         receiver = new ResponseReceiver(channel.responseBuffer());
     }
@@ -95,12 +114,12 @@ public final class ControlClient
         final int msgTypeId = ControlCommandEncoder.typeId(command);
         final int length = ControlCommandEncoder.encodedLength(command);
         final long correlationId = ring.nextCorrelationId();
-        final long deadline = System.nanoTime() + sendTimeoutNs;
+        final long deadline = clock.nanoTime() + sendTimeoutNs;
         idleStrategy.reset();
         int index;
         while ((index = ring.tryClaim(msgTypeId, length)) == RingBuffer.INSUFFICIENT_CAPACITY)
         {
-            if (System.nanoTime() - deadline >= 0)
+            if (clock.nanoTime() - deadline >= 0)
             {
                 throw new ControlException("command ring full for " + Duration.ofNanos(sendTimeoutNs).toMillis() +
                     " ms: " + forwarderStatus());
@@ -132,7 +151,7 @@ public final class ControlClient
     {
         final long lossAtSend = outstanding.containsKey(correlationId) ? outstanding.get(correlationId) :
             receiver.lostCount();
-        final ControlResponse response = awaitUntil(correlationId, System.nanoTime() + timeout.toNanos(), false);
+        final ControlResponse response = awaitUntil(correlationId, clock.nanoTime() + timeout.toNanos(), false);
         return response != null ? response :
             ControlResponse.timedOut(correlationId, timeoutDetail(timeout, lossAtSend));
     }
@@ -167,7 +186,7 @@ public final class ControlClient
                 {
                     return awaitedResponse;
                 }
-                if ((stopOnLoss && receiver.lostCount() != lossAtSend) || System.nanoTime() - deadline >= 0)
+                if ((stopOnLoss && receiver.lostCount() != lossAtSend) || clock.nanoTime() - deadline >= 0)
                 {
                     return null;
                 }
@@ -205,7 +224,7 @@ public final class ControlClient
      */
     public ForwarderServices getState(final Duration timeout)
     {
-        final long deadline = System.nanoTime() + timeout.toNanos();
+        final long deadline = clock.nanoTime() + timeout.toNanos();
         String lastLoss = null;
         while (true)
         {
@@ -238,7 +257,7 @@ public final class ControlClient
                 lastLoss = "incomplete state: got " + collector.entries() + " of " + collector.expectedEntries() +
                     " entries";
             }
-            if (System.nanoTime() - deadline >= 0)
+            if (clock.nanoTime() - deadline >= 0)
             {
                 final String detail = timeoutDetail(timeout, lossAtSend) + (lastLoss == null ? "" : "; " + lastLoss);
                 throw new ControlException(detail, ControlResponse.timedOut(correlationId, detail));

@@ -77,6 +77,13 @@ public enum CounterType
     /** IPv4 packets without DF too big for the tunnel, forwarded to an IPv4 backend as two outer IPv4 fragments. */
     OUTER_FRAGMENTED(43, Scope.WORKER, Kind.COUNTER, "outer fragmented", "outer_fragmented",
         "outer_fragmented_per_s"),
+    /**
+     * ICMP replies (echo replies, too-big errors) the worker transmitted out of the port the packet came in on, on
+     * its return queue there (on a two-armed node not the port it forwards on).
+     */
+    REPLIES_SENT(44, Scope.WORKER, Kind.COUNTER, "replies sent", "replies_sent", "replies_sent_per_s"),
+    /** ICMP replies freed because the receive port's TX queue had no room (also counted in TX_FULL_DROPS). */
+    REPLY_DROPS(45, Scope.WORKER, Kind.COUNTER, "reply drops", "reply_drops", "reply_drops_per_s"),
 
     // 400..: per-worker histograms (DutyCycleBuckets says how they are laid out).
     /** Duty cycles whose time fell into one {@link DutyCycleBuckets} bucket; key index1 is the bucket. */

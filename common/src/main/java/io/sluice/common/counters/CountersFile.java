@@ -2,6 +2,7 @@ package io.sluice.common.counters;
 
 import io.sluice.common.CreatedDirectories;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.status.CountersManager;
@@ -50,7 +51,8 @@ public final class CountersFile implements AutoCloseable
         final Path path,
         final MappedByteBuffer mapped,
         final boolean owner,
-        final Object fileKey)
+        final Object fileKey,
+        final EpochClock clock)
     {
         this.path = path;
         this.mapped = mapped;
@@ -64,8 +66,7 @@ public final class CountersFile implements AutoCloseable
         {
             // A freed id is not handed out again for a while: a worker may still write the old id until it picks
             // up the forwarding state that no longer references it.
-            manager = new CountersManager(metadata, values, StandardCharsets.UTF_8, SystemEpochClock.INSTANCE,
-                FREE_TO_REUSE_TIMEOUT_MS);
+            manager = new CountersManager(metadata, values, StandardCharsets.UTF_8, clock, FREE_TO_REUSE_TIMEOUT_MS);
             reader = manager;
         }
         else
@@ -85,6 +86,21 @@ public final class CountersFile implements AutoCloseable
      */
     public static CountersFile create(final Path path, final int maxCounters)
     {
+        return create(path, maxCounters, SystemEpochClock.INSTANCE);
+    }
+
+    /**
+     * Creates a node's counters file for this process with a clock of its own, as a test's stand-in forwarder does.
+     *
+     * @param path        the file, e.g. {@code /dev/shm/sluice/lb1/counters.dat}.
+     * @param maxCounters capacity, 1 to {@link CountersFileHeader#MAX_COUNTERS}.
+     * @param clock       gives the header's start time (read once) and times the reuse of freed counter ids.
+     * @return the file, owned by this process.
+     * @throws CountersFileException when a live process owns the file, or the file cannot be created.
+     */
+    public static CountersFile create(final Path path, final int maxCounters, final EpochClock clock)
+    {
+        Objects.requireNonNull(clock, "clock");
         if (maxCounters < 1 || maxCounters > CountersFileHeader.MAX_COUNTERS)
         {
             throw new IllegalArgumentException("max counters must be in [1, " + CountersFileHeader.MAX_COUNTERS +
@@ -118,7 +134,7 @@ public final class CountersFile implements AutoCloseable
         new CountersFileHeader(new UnsafeBuffer(mapped, 0, CountersFileHeader.HEADER_LENGTH))
             .layoutVersion(CountersFileHeader.LAYOUT_VERSION)
             .pid(pid)
-            .startTimeMs(System.currentTimeMillis())
+            .startTimeMs(clock.time())
             .maxCounters(maxCounters)
             .metadataLength(CountersFileHeader.metadataLengthFor(maxCounters))
             .valuesLength(CountersFileHeader.valuesLengthFor(maxCounters))
@@ -126,7 +142,7 @@ public final class CountersFile implements AutoCloseable
         try
         {
             CountersFileClaim.linkIntoPlace(temporary, file);
-            return new CountersFile(file, mapped, true, fileKey(file));
+            return new CountersFile(file, mapped, true, fileKey(file), clock);
         }
         catch (final RuntimeException ex)
         {
@@ -187,7 +203,7 @@ public final class CountersFile implements AutoCloseable
             IoUtil.unmap(mapped);
             throw new CountersFileException(file + " " + problem);
         }
-        return new CountersFile(file, mapped, false, fileKey);
+        return new CountersFile(file, mapped, false, fileKey, SystemEpochClock.INSTANCE);
     }
 
     /**

@@ -82,6 +82,26 @@ class TunnelEntropyConfigTest
             "    - name: net_tap0\n      vlan: 7\n"), "forwarder.ports[1].vlan", "is a kernel port");
     }
 
+    @Test
+    void readsTheVlanPriorityDefaultingToZero() throws ConfigException
+    {
+        assertEquals(0, parse(NodeConfigErrorsTest.BASE.replace(PORT, PORT + "      vlan: 100\n")).ports().get(0)
+            .vlanPcp());
+        assertEquals(5, parse(NodeConfigErrorsTest.BASE.replace(PORT, PORT + "      vlan: 100\n      vlan_pcp: 5\n"))
+            .ports().get(0).vlanPcp());
+    }
+
+    @Test
+    void refusesBadVlanPriorities()
+    {
+        fails(NodeConfigErrorsTest.BASE.replace(PORT, PORT + "      vlan: 100\n      vlan_pcp: 8\n"),
+            "forwarder.ports[0].vlan_pcp", "0..7");
+        fails(NodeConfigErrorsTest.BASE.replace(PORT, PORT + "      vlan: 100\n      vlan_pcp: -1\n"),
+            "forwarder.ports[0].vlan_pcp", "0..7");
+        fails(NodeConfigErrorsTest.BASE.replace(PORT, PORT + "      vlan_pcp: 3\n"), "forwarder.ports[0].vlan_pcp",
+            "set vlan too");
+    }
+
     private static String entropy(final String line)
     {
         return with(SOURCE, SOURCE + "  tunnel_entropy:\n    " + line + "\n");

@@ -142,10 +142,50 @@ class TwoArmedConfigTest
     @Test
     void noRelayQueueWithoutAKernelPort() throws ConfigException
     {
+        // ICMP replies off as well: then nothing at all goes back out of the receive port
         final ForwarderConfig forwarder = parse(with("      kernel_port: net_tap0\n", "")
-            .replace("    - name: net_tap0\n", "").replace(", \"--vdev=net_tap0,iface=sl0\"", ""));
+            .replace("    - name: net_tap0\n", "").replace(", \"--vdev=net_tap0,iface=sl0\"", "")
+            .replace("  tunnel_source_v4: 10.0.0.1\n",
+                "  tunnel_source_v4: 10.0.0.1\n  icmp_echo: {mode: kernel}\n  icmp_too_big: {mode: drop}\n"));
         assertEquals(-1, forwarder.kernelRelayQueue(0));
+        assertEquals(-1, forwarder.returnQueue(0, "net_af_packet0"));
         assertEquals(0, forwarder.txQueueCount("net_af_packet0"));
+    }
+
+    @Test
+    void givesEachWorkerAReturnQueueForIcmpRepliesWithoutAKernelPort() throws ConfigException
+    {
+        final String noKernelPort = with("      kernel_port: net_tap0\n", "")
+            .replace("    - name: net_tap0\n", "").replace(", \"--vdev=net_tap0,iface=sl0\"", "");
+        // The defaults answer echo requests and send too-big errors: each worker has a queue of its own on the port
+        // it receives from, for the replies that leave there.
+        final ForwarderConfig forwarder = parse(noKernelPort);
+        assertEquals(-1, forwarder.kernelRelayQueue(0));
+        assertEquals(0, forwarder.returnQueue(0, "net_af_packet0"));
+        assertEquals(1, forwarder.returnQueue(1, "net_af_packet0"));
+        assertEquals(2, forwarder.txQueueCount("net_af_packet0"));
+        assertEquals(2, forwarder.txQueueCount("net_af_packet1"));
+        // Either kind of reply alone needs them.
+        for (final String only : List.of("  icmp_echo: {mode: kernel}\n", "  icmp_too_big: {mode: drop}\n"))
+        {
+            final ForwarderConfig one = parse(noKernelPort.replace("  tunnel_source_v4: 10.0.0.1\n",
+                "  tunnel_source_v4: 10.0.0.1\n" + only));
+            assertEquals(1, one.returnQueue(1, "net_af_packet0"), only);
+            assertEquals(2, one.txQueueCount("net_af_packet0"), only);
+        }
+        // A worker that transmits on its receive port answers on its own transmit queue.
+        final ForwarderConfig mixed = parse(noKernelPort.replace("""
+                - core: 1
+                  rx_port: net_af_packet0
+                  tx_port: net_af_packet1
+            """, """
+                - core: 1
+                  rx_port: net_af_packet0
+                  tx_port: net_af_packet0
+            """));
+        assertEquals(0, mixed.returnQueue(1, "net_af_packet0"));
+        assertEquals(1, mixed.returnQueue(0, "net_af_packet0"));
+        assertEquals(2, mixed.txQueueCount("net_af_packet0"));
     }
 
     @Test

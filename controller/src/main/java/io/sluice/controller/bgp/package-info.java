@@ -4,6 +4,7 @@
  * {@link io.sluice.controller.bgp.ExaBgpConfigWriter} and {@link io.sluice.controller.bgp.RestartBackoff} are the
  * pure decisions; {@link io.sluice.controller.bgp.ExaBgpApi} (the relay's Unix-domain socket) and
  * {@link io.sluice.controller.bgp.ExaBgpSidecar} (the ExaBGP process) are the thin adapters around them. The relay
- * script and the configuration template live in {@code exabgp/} at the repository's top level.
+ * script and the configuration template live in {@code exabgp/} at the repository's top level. May use common's
+ * config, JSON and process helpers and {@code announce}'s {@code RouteSpeaker}, which it implements.
  */
 package io.sluice.controller.bgp;

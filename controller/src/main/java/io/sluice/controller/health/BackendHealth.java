@@ -1,5 +1,7 @@
 package io.sluice.controller.health;
 
+import io.sluice.controller.health.check.CheckResult;
+
 import java.util.Objects;
 
 /**
@@ -12,7 +14,8 @@ import java.util.Objects;
  * for the caller to log. Only changes of the reported state produce a transition; a backend held down by damping
  * comes back up through {@link #onTick(long)} (or the next {@link #onResult}) once the hold-down ends.
  */
-public final class BackendHealth {
+public final class BackendHealth
+{
     private final String name;
     private final int rise;
     private final int fall;
@@ -39,9 +42,12 @@ public final class BackendHealth {
      * @param startUp whether the backend starts up (otherwise it starts down until it passes {@code rise} checks)
      * @param damping the flap damping policy
      */
-    public BackendHealth(String name, int rise, int fall, boolean startUp, FlapDamping damping) {
+    public BackendHealth(
+        final String name, final int rise, final int fall, final boolean startUp, final FlapDamping damping)
+    {
         this.name = Objects.requireNonNull(name, "name");
-        if (rise < 1 || fall < 1) {
+        if (rise < 1 || fall < 1)
+        {
             throw new IllegalArgumentException("rise and fall must be at least 1: rise=" + rise + " fall=" + fall);
         }
         this.rise = rise;
@@ -54,24 +60,30 @@ public final class BackendHealth {
     /**
      * Applies one check result and returns the resulting transition, or null when the reported state stays.
      */
-    public Transition onResult(CheckResult result, long nowMs) {
+    public Transition onResult(final CheckResult result, final long nowMs)
+    {
         checks++;
-        String reason;
-        if (result.passed()) {
+        final String reason;
+        if (result.passed())
+        {
             consecutivePassed++;
             consecutiveFailed = 0;
             reason = "backend " + name + " up: " + plural(consecutivePassed, "consecutive passed check");
-            if (!checksUp && consecutivePassed >= rise) {
+            if (!checksUp && consecutivePassed >= rise)
+            {
                 checksUp = true;
                 onChecksStateChange(nowMs);
             }
-        } else {
+        }
+        else
+        {
             failedChecks++;
             consecutiveFailed++;
             consecutivePassed = 0;
-            reason = "backend " + name + " down: " + plural(consecutiveFailed, "consecutive failed check")
-                + " (last: " + result.detail() + ")";
-            if (checksUp && consecutiveFailed >= fall) {
+            reason = "backend " + name + " down: " + plural(consecutiveFailed, "consecutive failed check") +
+                " (last: " + result.detail() + ")";
+            if (checksUp && consecutiveFailed >= fall)
+            {
                 checksUp = false;
                 onChecksStateChange(nowMs);
             }
@@ -83,84 +95,107 @@ public final class BackendHealth {
      * Re-evaluates the hold-down against the clock; returns the "up" transition when a hold-down has ended and
      * the checks pass, otherwise null.
      */
-    public Transition onTick(long nowMs) {
-        return report(nowMs, "backend " + name + " up: hold-down ended, "
-            + plural(consecutivePassed, "consecutive passed check"));
+    public Transition onTick(final long nowMs)
+    {
+        return report(nowMs, "backend " + name + " up: hold-down ended, " +
+            plural(consecutivePassed, "consecutive passed check"));
     }
 
-    private void onChecksStateChange(long nowMs) {
-        long holdDownMs = flapTracker.onStateChange(nowMs);
-        if (holdDownMs > 0) {
-            FlapDamping policy = flapTracker.policy();
-            lastHoldDownReason = "backend " + name + " held down for " + Durations.format(holdDownMs) + ": "
-                + (policy.maxStateChanges() + 1) + " state changes in " + Durations.format(policy.windowMs())
-                + " (flapping)";
+    private void onChecksStateChange(final long nowMs)
+    {
+        final long holdDownMs = flapTracker.onStateChange(nowMs);
+        if (holdDownMs > 0)
+        {
+            final FlapDamping policy = flapTracker.policy();
+            lastHoldDownReason = "backend " + name + " held down for " + spoken(holdDownMs) + ": " +
+                (policy.maxStateChanges() + 1) + " state changes in " + spoken(policy.windowMs()) +
+                " (flapping)";
         }
     }
 
-    private Transition report(long nowMs, String reason) {
-        boolean up = isUp(nowMs);
-        if (up == reportedUp) {
+    private Transition report(final long nowMs, final String reason)
+    {
+        final boolean up = isUp(nowMs);
+        if (up == reportedUp)
+        {
             return null;
         }
         reportedUp = up;
         transitions++;
-        if (!up && checksUp) {
-            reason = lastHoldDownReason; // the checks pass: only damping holds it down
-        }
-        return new Transition(name, up, reason);
+        // Down while the checks pass: only damping holds it down, and its reason says why.
+        return new Transition(name, up, !up && checksUp ? lastHoldDownReason : reason);
     }
 
     /** Returns whether the backend is up at {@code nowMs}: its checks say so and no hold-down is in force. */
-    public boolean isUp(long nowMs) {
+    public boolean isUp(final long nowMs)
+    {
         return checksUp && !flapTracker.isHeldDown(nowMs);
     }
 
     /** Returns whether flap damping holds the backend down at {@code nowMs}. */
-    public boolean isHeldDown(long nowMs) {
+    public boolean isHeldDown(final long nowMs)
+    {
         return flapTracker.isHeldDown(nowMs);
     }
 
     /** Returns when the current or last hold-down ends, or {@link Long#MIN_VALUE} if there never was one. */
-    public long heldUntilMs() {
+    public long heldUntilMs()
+    {
         return flapTracker.heldUntilMs();
     }
 
     /** Returns the reason of the most recent hold-down, or null if there never was one. */
-    public String lastHoldDownReason() {
+    public String lastHoldDownReason()
+    {
         return lastHoldDownReason;
     }
 
-    public String name() {
+    public String name()
+    {
         return name;
     }
 
     /** Returns the number of checks applied. */
-    public long checks() {
+    public long checks()
+    {
         return checks;
     }
 
     /** Returns the number of failed checks applied. */
-    public long failedChecks() {
+    public long failedChecks()
+    {
         return failedChecks;
     }
 
     /** Returns the number of transitions of the reported state. */
-    public long transitions() {
+    public long transitions()
+    {
         return transitions;
     }
 
     /** Returns how many times flap damping triggered. */
-    public long flaps() {
+    public long flaps()
+    {
         return flapTracker.flaps();
     }
 
-    private static String plural(int count, String noun) {
+    /**
+     * Formats a duration the way a log line says it, "30 s" or "1500 ms"; not the configuration's syntax
+     * ({@code io.sluice.common.config.Durations}), so an operator reads "held down for 240 s", not "4m".
+     */
+    private static String spoken(final long ms)
+    {
+        return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
+    }
+
+    private static String plural(final int count, final String noun)
+    {
         return count + " " + noun + (count == 1 ? "" : "s");
     }
 
     @Override
-    public String toString() {
+    public String toString()
+    {
         return "BackendHealth{" + name + (reportedUp ? " up" : " down") + ", checks=" + checks + '}';
     }
 }

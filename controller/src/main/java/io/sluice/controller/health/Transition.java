@@ -9,8 +9,10 @@ import java.util.Objects;
  * @param up      the new state
  * @param reason  e.g. "backend b3 down: 3 consecutive failed checks (last: HTTP 500)"
  */
-public record Transition(String backend, boolean up, String reason) {
-    public Transition {
+public record Transition(String backend, boolean up, String reason)
+{
+    public Transition
+    {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(reason, "reason");
     }

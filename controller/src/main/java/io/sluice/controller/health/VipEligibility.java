@@ -12,7 +12,8 @@ import java.util.Objects;
  * <p>Stateful only in remembering whether the VIP is in fail-open, so entering and leaving it is reported once
  * (the caller logs the transition).
  */
-public final class VipEligibility {
+public final class VipEligibility
+{
     private final String vip;
     private final double failOpenShare;
     private boolean failOpen;
@@ -25,16 +26,19 @@ public final class VipEligibility {
      * @param failOpenShare 0.0..1.0: fail open when the healthy share is below this; 0 never fails open (a VIP
      *                      with no healthy backend is then withdrawn from BGP rather than sent to failing ones)
      */
-    public VipEligibility(String vip, double failOpenShare) {
+    public VipEligibility(final String vip, final double failOpenShare)
+    {
         this.vip = Objects.requireNonNull(vip, "vip");
-        if (!(failOpenShare >= 0.0 && failOpenShare <= 1.0)) {
+        if (!(failOpenShare >= 0.0 && failOpenShare <= 1.0))
+        {
             throw new IllegalArgumentException("failOpenShare must be within 0.0..1.0: " + failOpenShare);
         }
         this.failOpenShare = failOpenShare;
     }
 
     /** Creates the decision with the default share 0: never fail open. */
-    public VipEligibility(String vip) {
+    public VipEligibility(final String vip)
+    {
         this(vip, 0.0);
     }
 
@@ -47,18 +51,22 @@ public final class VipEligibility {
      * @param total      how many backends the VIP has
      * @param transition the reason when this evaluation entered or left fail-open, otherwise null
      */
-    public record Decision(List<String> eligible, boolean failOpen, int healthy, int total, String transition) {
-        public Decision {
+    public record Decision(List<String> eligible, boolean failOpen, int healthy, int total, String transition)
+    {
+        public Decision
+        {
             eligible = List.copyOf(eligible);
         }
     }
 
     /** Evaluates the backends' state at {@code nowMs}. */
-    public Decision evaluate(List<BackendHealth> backends, long nowMs) {
-        List<String> names = new ArrayList<>(backends.size());
-        boolean[] healthy = new boolean[backends.size()];
-        for (int i = 0; i < healthy.length; i++) {
-            BackendHealth backend = backends.get(i);
+    public Decision evaluate(final List<BackendHealth> backends, final long nowMs)
+    {
+        final List<String> names = new ArrayList<>(backends.size());
+        final boolean[] healthy = new boolean[backends.size()];
+        for (int i = 0; i < healthy.length; i++)
+        {
+            final BackendHealth backend = backends.get(i);
             names.add(backend.name());
             healthy[i] = backend.isUp(nowMs);
         }
@@ -66,56 +74,70 @@ public final class VipEligibility {
     }
 
     /** Evaluates backends given by name and health, index for index. */
-    public Decision evaluate(List<String> names, boolean[] healthy) {
-        if (names.size() != healthy.length) {
+    public Decision evaluate(final List<String> names, final boolean[] healthy)
+    {
+        if (names.size() != healthy.length)
+        {
             throw new IllegalArgumentException(names.size() + " names but " + healthy.length + " health states");
         }
-        int total = healthy.length;
+        final int total = healthy.length;
         int healthyCount = 0;
-        for (boolean up : healthy) {
-            if (up) {
+        for (final boolean up : healthy)
+        {
+            if (up)
+            {
                 healthyCount++;
             }
         }
         // No backends at all is not fail-open: there is nothing to send to either way.
-        boolean nowFailOpen = total > 0 && healthyCount < failOpenShare * total;
-        List<String> eligible = new ArrayList<>(total);
-        for (int i = 0; i < total; i++) {
-            if (nowFailOpen || healthy[i]) {
+        final boolean nowFailOpen = total > 0 && healthyCount < failOpenShare * total;
+        final List<String> eligible = new ArrayList<>(total);
+        for (int i = 0; i < total; i++)
+        {
+            if (nowFailOpen || healthy[i])
+            {
                 eligible.add(names.get(i));
             }
         }
         String transition = null;
-        if (nowFailOpen != failOpen) {
+        if (nowFailOpen != failOpen)
+        {
             failOpen = nowFailOpen;
-            if (nowFailOpen) {
+            if (nowFailOpen)
+            {
                 failOpenEntries++;
-                transition = "VIP " + vip + " fail-open: " + healthyCount + " of " + total + " backends healthy"
-                    + (failOpenShare > 0 ? " (below " + percent(failOpenShare) + ")" : "") + ", sending to all";
-            } else {
-                transition = "VIP " + vip + " fail-open over: " + healthyCount + " of " + total
-                    + " backends healthy, sending to healthy only";
+                transition = "VIP " + vip + " fail-open: " + healthyCount + " of " + total + " backends healthy" +
+                    (failOpenShare > 0 ? " (below " + percent(failOpenShare) + ")" : "") + ", sending to all";
+            }
+            else
+            {
+                transition = "VIP " + vip + " fail-open over: " + healthyCount + " of " + total +
+                    " backends healthy, sending to healthy only";
             }
         }
         return new Decision(eligible, nowFailOpen, healthyCount, total, transition);
     }
 
-    private static String percent(double share) {
-        double pct = share * 100;
-        return (pct == Math.rint(pct) ? Long.toString((long) pct) : Double.toString(pct)) + "%";
+    private static String percent(final double share)
+    {
+        final double pct = share * 100;
+        return (pct == Math.rint(pct) ? Long.toString((long)pct) : Double.toString(pct)) + "%";
     }
 
     /** Returns whether the VIP was in fail-open at the last evaluation. */
-    public boolean isFailOpen() {
+    public boolean isFailOpen()
+    {
         return failOpen;
     }
 
     /** Returns how many times the VIP entered fail-open. */
-    public long failOpenEntries() {
+    public long failOpenEntries()
+    {
         return failOpenEntries;
     }
 
-    public String vip() {
+    public String vip()
+    {
         return vip;
     }
 }

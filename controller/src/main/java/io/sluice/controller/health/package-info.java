@@ -1,7 +1,8 @@
 /**
- * Backend health checking: pure state machines ({@link io.sluice.controller.health.BackendHealth},
- * {@link io.sluice.controller.health.VipEligibility}) driven by a clock the caller passes in, and thin synchronous
- * checkers ({@link io.sluice.controller.health.HttpChecker}, {@link io.sluice.controller.health.TcpChecker}) that
- * turn a socket exchange into a {@link io.sluice.controller.health.CheckResult}.
+ * Backend health: the pure, clock-driven decisions ({@link io.sluice.controller.health.BackendHealth}'s rise/fall
+ * state machine, {@link io.sluice.controller.health.FlapDamping}, {@link io.sluice.controller.health.VipEligibility}'s
+ * fail-open, {@link io.sluice.controller.health.HealthMonitor}, which turns results into forwarder commands) and
+ * {@link io.sluice.controller.health.HealthCheckRunner}, which runs the due checks on a pool for the agent thread.
+ * May use common's config and control-command model and {@code health.check}; nothing else of the controller.
  */
 package io.sluice.controller.health;

@@ -250,6 +250,10 @@ final class CounterFamilies
             "Packets too big for the tunnel left without an ICMP error by the worker's rate limit.", counter, 1);
         put(specs, CounterType.OUTER_FRAGMENTED, "sluice_worker_outer_fragmented_total",
             "IPv4 packets without DF too big for the tunnel, sent to the backend as two outer fragments.", counter, 1);
+        put(specs, CounterType.REPLIES_SENT, "sluice_worker_replies_sent_total",
+            "ICMP replies the worker sent out of the port the packet came in on.", counter, 1);
+        put(specs, CounterType.REPLY_DROPS, "sluice_worker_reply_drops_total",
+            "ICMP replies freed because the receive port's TX queue was full.", counter, 1);
         put(specs, CounterType.DROP_REASON, "sluice_worker_drops_total", "Packets dropped, by reason.", counter, 1);
         put(specs, CounterType.PASS_REASON, "sluice_worker_passes_total", "Packets passed to the kernel, by reason.",
             counter, 1);

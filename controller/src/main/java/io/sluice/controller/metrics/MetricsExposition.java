@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Renders snapshots in the Prometheus text exposition format (0.0.4) with the Prometheus client's writer: what
- * {@link MetricsServer} serves on {@code /metrics}.
+ * {@link ControllerHttpServer} serves on {@code /metrics}.
  */
 public final class MetricsExposition
 {

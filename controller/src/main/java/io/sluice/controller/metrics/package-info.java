@@ -2,7 +2,7 @@
  * Prometheus metrics through the Prometheus Java client: {@link io.sluice.controller.metrics.ForwarderCountersCollector}
  * over the forwarder's counters file, {@link io.sluice.controller.metrics.ControllerStatusCollector} over the
  * controller's status and {@link io.sluice.controller.metrics.BuildInfoCollector}, rendered by
- * {@link io.sluice.controller.metrics.MetricsExposition}; {@link io.sluice.controller.metrics.MetricsServer} is the
- * thin HTTP adapter that serves them. May use common's counters layout and the controller's status.
+ * {@link io.sluice.controller.metrics.MetricsExposition}; {@code http} serves the text. May use common's config and
+ * counters layout and the controller's {@code status}.
  */
 package io.sluice.controller.metrics;

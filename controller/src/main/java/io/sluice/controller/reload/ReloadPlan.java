@@ -6,7 +6,7 @@ import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.controller.bgp.RouteAttributes;
-import io.sluice.controller.monitor.HealthMonitor;
+import io.sluice.controller.health.HealthMonitor;
 import io.sluice.controller.operator.BackendWeights;
 
 import java.net.InetAddress;

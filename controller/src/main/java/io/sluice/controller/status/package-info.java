@@ -1,5 +1,6 @@
 /**
- * The controller's status: an immutable snapshot the agent publishes, rendered as text or JSON for
- * {@code sluice status} and as Prometheus families for {@code /metrics}.
+ * The controller's status: {@link io.sluice.controller.status.NodeStatus}, an immutable snapshot the agent
+ * publishes, and {@link io.sluice.controller.status.StatusRenderer}, which renders it as text or JSON for
+ * {@code sluice status} ({@code metrics} turns it into Prometheus families). May use common's config and JSON only.
  */
 package io.sluice.controller.status;

@@ -12,6 +12,8 @@ import io.sluice.testkit.Eventually;
 import io.sluice.testkit.FrrRouter;
 import io.sluice.testkit.NetNs;
 
+import io.sluice.testkit.tags.NeedsDaemon;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +44,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that cannot say goodbye) makes the router drop the node's route through BFD, before the 9 s hold time; SIGCONT
  * brings it back; closing the speaker stops BIRD and removes its files.
  */
+@NeedsNetns
+@NeedsDaemon
 class BfdBirdTest
 {
     private static final Duration WAIT = Duration.ofSeconds(30);

@@ -7,6 +7,7 @@ import io.sluice.common.config.ExaBgpConfig;
 import io.sluice.common.config.IpLiterals;
 import io.sluice.common.config.VipRouteConfig;
 
+import io.sluice.testkit.tags.NeedsDaemon;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,6 +68,7 @@ class BfdConfigWriterTest
     }
 
     @Test
+    @NeedsDaemon
     void birdParsesTheConfiguration() throws Exception
     {
         final Path config = dir.resolve("bfd.conf");

@@ -12,6 +12,8 @@ import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
+import io.sluice.testkit.tags.NeedsDaemon;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,6 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   r1 10.10.1.1/24 fd00:10:1::1/64 ----------- lb1 10.10.1.2/24 fd00:10:1::2/64
  * </pre>
  */
+@NeedsNetns
+@NeedsDaemon
 class ExaBgpBirdOptionsTest
 {
     private static final Duration WAIT = Duration.ofSeconds(30);

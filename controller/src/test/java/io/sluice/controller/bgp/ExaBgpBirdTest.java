@@ -8,6 +8,8 @@ import io.sluice.testkit.Eventually;
 import io.sluice.testkit.NetNs;
 import io.sluice.testkit.Namespace;
 
+import io.sluice.testkit.tags.NeedsDaemon;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,6 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * </pre>
  * The controller's socket lives in a temporary directory: pathname Unix sockets work across network namespaces.
  */
+@NeedsNetns
+@NeedsDaemon
 class ExaBgpBirdTest
 {
     private static final Duration WAIT = Duration.ofSeconds(30);

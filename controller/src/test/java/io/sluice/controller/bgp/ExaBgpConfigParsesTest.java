@@ -7,6 +7,7 @@ import io.sluice.common.config.IpLiterals;
 import io.sluice.common.config.TransportProtocol;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.VipRouteConfig;
+import io.sluice.testkit.tags.NeedsDaemon;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * writer generates with every option set, and the route attributes in the API's spelling (checked as a static
  * route, whose syntax is the API's). No network, no namespace.
  */
+@NeedsDaemon
 class ExaBgpConfigParsesTest
 {
     private static final Path SECRET = Path.of("/etc/sluice/r1.md5");

@@ -7,6 +7,8 @@ import io.sluice.testkit.Eventually;
 import io.sluice.testkit.FrrRouter;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
+import io.sluice.testkit.tags.NeedsDaemon;
+import io.sluice.testkit.tags.NeedsNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   r2 10.10.2.1/24  ------------------------------------------------ lb2 10.10.2.2/24
  * </pre>
  */
+@NeedsNetns
+@NeedsDaemon
 class ExaBgpFrrTest
 {
     private static final Duration WAIT = Duration.ofSeconds(40);

@@ -1,14 +1,16 @@
 package io.sluice.controller.health;
 
+import io.sluice.controller.health.check.CheckResult;
+import org.junit.jupiter.api.Test;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.Test;
-
-class FlapDampingTest {
+class FlapDampingTest
+{
     private static final CheckResult PASS = CheckResult.pass("HTTP 200", 0);
     private static final CheckResult FAIL = CheckResult.fail("HTTP 500", 0);
     /** More than 3 changes in 60 s holds down 30 s, growing to 240 s, halving per 300 s between triggers. */
@@ -18,7 +20,8 @@ class FlapDampingTest {
     private final BackendHealth b3 = new BackendHealth("b3", 1, 1, true, POLICY);
 
     /** Four state changes one second apart, ending with checks passing: down, up, down, up. */
-    private Transition flapEndingUp() {
+    private Transition flapEndingUp()
+    {
         b3.onResult(FAIL, now += 1_000);
         b3.onResult(PASS, now += 1_000);
         b3.onResult(FAIL, now += 1_000);
@@ -26,7 +29,8 @@ class FlapDampingTest {
     }
 
     @Test
-    void holdsFlappingBackendDownWhileChecksPass() {
+    void holdsFlappingBackendDownWhileChecksPass()
+    {
         assertNull(flapEndingUp());
         assertEquals(1, b3.flaps());
         assertFalse(b3.isUp(now));
@@ -37,12 +41,13 @@ class FlapDampingTest {
     }
 
     @Test
-    void comesUpOnTickWhenHoldDownEndsAndChecksPass() {
+    void comesUpOnTickWhenHoldDownEndsAndChecksPass()
+    {
         flapEndingUp();
-        long heldUntil = b3.heldUntilMs();
+        final long heldUntil = b3.heldUntilMs();
         assertEquals(now + 30_000, heldUntil);
         assertNull(b3.onTick(heldUntil - 1));
-        Transition up = b3.onTick(heldUntil);
+        final Transition up = b3.onTick(heldUntil);
         assertTrue(up.up());
         assertEquals("backend b3 up: hold-down ended, 1 consecutive passed check", up.reason());
         assertTrue(b3.isUp(heldUntil));
@@ -50,7 +55,8 @@ class FlapDampingTest {
     }
 
     @Test
-    void staysDownAfterHoldDownWhenChecksFail() {
+    void staysDownAfterHoldDownWhenChecksFail()
+    {
         b3.onResult(FAIL, now += 1_000);
         b3.onResult(PASS, now += 1_000);
         b3.onResult(FAIL, now += 1_000);
@@ -62,12 +68,13 @@ class FlapDampingTest {
     }
 
     @Test
-    void triggeringOnFailureReportsTheFailureAndHolds() {
-        BackendHealth b4 = new BackendHealth("b4", 1, 1, false, POLICY);
+    void triggeringOnFailureReportsTheFailureAndHolds()
+    {
+        final BackendHealth b4 = new BackendHealth("b4", 1, 1, false, POLICY);
         b4.onResult(PASS, now += 1_000);
         b4.onResult(FAIL, now += 1_000);
         b4.onResult(PASS, now += 1_000);
-        Transition down = b4.onResult(FAIL, now += 1_000);
+        final Transition down = b4.onResult(FAIL, now += 1_000);
         assertEquals("backend b4 down: 1 consecutive failed check (last: HTTP 500)", down.reason());
         assertEquals(1, b4.flaps());
         assertNull(b4.onResult(PASS, now += 1_000)); // held: passing checks do not bring it up
@@ -75,9 +82,11 @@ class FlapDampingTest {
     }
 
     @Test
-    void holdDownDoublesOnEachRetriggerUpToMax() {
-        long[] expected = {30_000, 60_000, 120_000, 240_000, 240_000};
-        for (int i = 0; i < expected.length; i++) {
+    void holdDownDoublesOnEachRetriggerUpToMax()
+    {
+        final long[] expected = {30_000, 60_000, 120_000, 240_000, 240_000};
+        for (int i = 0; i < expected.length; i++)
+        {
             flapEndingUp();
             assertEquals(i + 1, b3.flaps());
             assertEquals(now + expected[i], b3.heldUntilMs(), "trigger " + (i + 1));
@@ -87,7 +96,8 @@ class FlapDampingTest {
     }
 
     @Test
-    void holdDownDecaysAfterQuietPeriods() {
+    void holdDownDecaysAfterQuietPeriods()
+    {
         flapEndingUp();
         now += 61_000;
         flapEndingUp();
@@ -102,8 +112,10 @@ class FlapDampingTest {
     }
 
     @Test
-    void slowStateChangesDoNotTriggerDamping() {
-        for (int i = 0; i < 10; i++) {
+    void slowStateChangesDoNotTriggerDamping()
+    {
+        for (int i = 0; i < 10; i++)
+        {
             assertTrue(b3.onResult(i % 2 == 0 ? FAIL : PASS, now += 20_000) != null);
         }
         assertEquals(0, b3.flaps());
@@ -111,9 +123,11 @@ class FlapDampingTest {
     }
 
     @Test
-    void disabledPolicyNeverHoldsDown() {
-        BackendHealth b1 = new BackendHealth("b1", 1, 1, true, FlapDamping.disabled());
-        for (int i = 0; i < 50; i++) {
+    void disabledPolicyNeverHoldsDown()
+    {
+        final BackendHealth b1 = new BackendHealth("b1", 1, 1, true, FlapDamping.disabled());
+        for (int i = 0; i < 50; i++)
+        {
             assertTrue(b1.onResult(i % 2 == 0 ? FAIL : PASS, now += 1) != null);
         }
         assertEquals(0, b1.flaps());
@@ -121,7 +135,8 @@ class FlapDampingTest {
     }
 
     @Test
-    void rejectsInconsistentPolicy() {
+    void rejectsInconsistentPolicy()
+    {
         assertThrows(IllegalArgumentException.class, () -> new FlapDamping(0, 60_000, 30_000, 60_000, 1));
         assertThrows(IllegalArgumentException.class, () -> new FlapDamping(3, 60_000, 30_000, 10_000, 1));
         assertThrows(IllegalArgumentException.class, () -> new FlapDamping(3, 0, 30_000, 60_000, 1));

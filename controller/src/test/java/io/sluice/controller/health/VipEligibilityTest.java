@@ -1,21 +1,25 @@
 package io.sluice.controller.health;
 
+import io.sluice.controller.health.check.CheckResult;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
-import org.junit.jupiter.api.Test;
-
-class VipEligibilityTest {
+class VipEligibilityTest
+{
     private static final List<String> NAMES = List.of("b1", "b2", "b3");
 
     @Test
-    void sendsOnlyToHealthyBackends() {
-        VipEligibility web = new VipEligibility("web");
-        VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[] {true, false, true});
+    void sendsOnlyToHealthyBackends()
+    {
+        final VipEligibility web = new VipEligibility("web");
+        final VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[] {true, false, true});
         assertEquals(List.of("b1", "b3"), decision.eligible());
         assertFalse(decision.failOpen());
         assertNull(decision.transition());
@@ -24,9 +28,10 @@ class VipEligibilityTest {
     }
 
     @Test
-    void neverFailsOpenWithTheDefaultShare() {
-        VipEligibility web = new VipEligibility("web");
-        VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[3]);
+    void neverFailsOpenWithTheDefaultShare()
+    {
+        final VipEligibility web = new VipEligibility("web");
+        final VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[3]);
         assertFalse(decision.failOpen());
         assertEquals(List.of(), decision.eligible());
         assertNull(decision.transition());
@@ -34,9 +39,10 @@ class VipEligibilityTest {
     }
 
     @Test
-    void failsOpenWhenNoneHealthyAndReportsOnce() {
-        VipEligibility web = new VipEligibility("web", 0.3);
-        VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[3]);
+    void failsOpenWhenNoneHealthyAndReportsOnce()
+    {
+        final VipEligibility web = new VipEligibility("web", 0.3);
+        final VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[3]);
         assertTrue(decision.failOpen());
         assertEquals(NAMES, decision.eligible());
         assertEquals("VIP web fail-open: 0 of 3 backends healthy (below 30%), sending to all",
@@ -47,10 +53,11 @@ class VipEligibilityTest {
     }
 
     @Test
-    void leavesFailOpenWhenABackendRecovers() {
-        VipEligibility web = new VipEligibility("web", 0.3);
+    void leavesFailOpenWhenABackendRecovers()
+    {
+        final VipEligibility web = new VipEligibility("web", 0.3);
         web.evaluate(NAMES, new boolean[3]);
-        VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[] {false, true, false});
+        final VipEligibility.Decision decision = web.evaluate(NAMES, new boolean[] {false, true, false});
         assertFalse(decision.failOpen());
         assertEquals(List.of("b2"), decision.eligible());
         assertEquals("VIP web fail-open over: 1 of 3 backends healthy, sending to healthy only",
@@ -60,42 +67,46 @@ class VipEligibilityTest {
     }
 
     @Test
-    void failsOpenBelowConfiguredShare() {
-        VipEligibility api = new VipEligibility("api", 0.5);
-        List<String> four = List.of("a", "b", "c", "d");
-        VipEligibility.Decision below = api.evaluate(four, new boolean[] {true, false, false, false});
+    void failsOpenBelowConfiguredShare()
+    {
+        final VipEligibility api = new VipEligibility("api", 0.5);
+        final List<String> four = List.of("a", "b", "c", "d");
+        final VipEligibility.Decision below = api.evaluate(four, new boolean[] {true, false, false, false});
         assertTrue(below.failOpen());
         assertEquals(four, below.eligible());
         assertEquals("VIP api fail-open: 1 of 4 backends healthy (below 50%), sending to all", below.transition());
-        VipEligibility.Decision atShare = api.evaluate(four, new boolean[] {true, true, false, false});
+        final VipEligibility.Decision atShare = api.evaluate(four, new boolean[] {true, true, false, false});
         assertFalse(atShare.failOpen());
         assertEquals(List.of("a", "b"), atShare.eligible());
     }
 
     @Test
-    void vipWithoutBackendsIsNotFailOpen() {
-        VipEligibility empty = new VipEligibility("empty");
-        VipEligibility.Decision decision = empty.evaluate(List.of(), new boolean[0]);
+    void vipWithoutBackendsIsNotFailOpen()
+    {
+        final VipEligibility empty = new VipEligibility("empty");
+        final VipEligibility.Decision decision = empty.evaluate(List.of(), new boolean[0]);
         assertFalse(decision.failOpen());
         assertTrue(decision.eligible().isEmpty());
         assertNull(decision.transition());
     }
 
     @Test
-    void evaluatesBackendHealthAtTheGivenTime() {
-        BackendHealth b1 = new BackendHealth("b1", 1, 1, true, FlapDamping.disabled());
-        BackendHealth b2 = new BackendHealth("b2", 1, 1, false, FlapDamping.disabled());
-        VipEligibility web = new VipEligibility("web", 0.5);
+    void evaluatesBackendHealthAtTheGivenTime()
+    {
+        final BackendHealth b1 = new BackendHealth("b1", 1, 1, true, FlapDamping.disabled());
+        final BackendHealth b2 = new BackendHealth("b2", 1, 1, false, FlapDamping.disabled());
+        final VipEligibility web = new VipEligibility("web", 0.5);
         assertEquals(List.of("b1"), web.evaluate(List.of(b1, b2), 0).eligible());
         b1.onResult(CheckResult.fail("HTTP 503", 0), 1_000);
-        VipEligibility.Decision decision = web.evaluate(List.of(b1, b2), 1_000);
+        final VipEligibility.Decision decision = web.evaluate(List.of(b1, b2), 1_000);
         assertTrue(decision.failOpen());
         assertEquals(List.of("b1", "b2"), decision.eligible());
         assertEquals("VIP web fail-open: 0 of 2 backends healthy (below 50%), sending to all", decision.transition());
     }
 
     @Test
-    void rejectsShareOutsideUnitRangeAndMismatchedInput() {
+    void rejectsShareOutsideUnitRangeAndMismatchedInput()
+    {
         assertThrows(IllegalArgumentException.class, () -> new VipEligibility("web", 1.5));
         assertThrows(IllegalArgumentException.class, () -> new VipEligibility("web", Double.NaN));
         assertThrows(IllegalArgumentException.class,

@@ -5,7 +5,7 @@ import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.IpLiterals;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.control.ControlCommand;
-import io.sluice.controller.monitor.HealthMonitor;
+import io.sluice.controller.health.HealthMonitor;
 import io.sluice.controller.operator.BackendWeights;
 import org.junit.jupiter.api.Test;
 

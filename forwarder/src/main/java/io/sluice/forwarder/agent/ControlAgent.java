@@ -9,9 +9,9 @@ import io.sluice.forwarder.counters.CounterWriter;
 import io.sluice.forwarder.maglev.MaglevBackend;
 import io.sluice.forwarder.maglev.MaglevFingerprint;
 import io.sluice.forwarder.maglev.MaglevTable;
-import io.sluice.forwarder.lb.ForwardingSnapshot;
-import io.sluice.forwarder.lb.LoadBalancerState;
-import io.sluice.forwarder.lb.SnapshotPublisher;
+import io.sluice.forwarder.state.ForwardingSnapshot;
+import io.sluice.forwarder.state.LoadBalancerState;
+import io.sluice.forwarder.state.SnapshotPublisher;
 import org.agrona.concurrent.Agent;
 
 import java.net.InetAddress;

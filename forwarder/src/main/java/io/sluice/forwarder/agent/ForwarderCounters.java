@@ -5,12 +5,12 @@ import io.sluice.common.counters.CounterType;
 import io.sluice.forwarder.counters.CounterWriter;
 import io.sluice.common.counters.DutyCycleBuckets;
 import io.sluice.forwarder.lb.ConnectionTable;
-import io.sluice.forwarder.lb.ForwardingSnapshot;
 import io.sluice.forwarder.pipeline.DropReason;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PassReason;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.pipeline.Verdict;
+import io.sluice.forwarder.state.ForwardingSnapshot;
 import org.agrona.concurrent.EpochClock;
 
 import java.util.Map;
@@ -33,7 +33,7 @@ public final class ForwarderCounters
         CounterType.KERNEL_RX_DROPS, CounterType.CAPTURE_FRAMES, CounterType.CAPTURE_DROPS,
         CounterType.ICMP_ECHO_REPLIES_V4, CounterType.ICMP_ECHO_REPLIES_V6, CounterType.ICMP_RATE_LIMITED,
         CounterType.ICMP_TOO_BIG_SENT_V4, CounterType.ICMP_TOO_BIG_SENT_V6, CounterType.ICMP_TOO_BIG_SUPPRESSED,
-        CounterType.OUTER_FRAGMENTED,
+        CounterType.OUTER_FRAGMENTED, CounterType.REPLIES_SENT, CounterType.REPLY_DROPS,
     };
 
     private final CounterAllocator allocator;
@@ -267,7 +267,9 @@ public final class ForwarderCounters
         writer.set(ids[t++], counters.icmpTooBigSentV4());
         writer.set(ids[t++], counters.icmpTooBigSentV6());
         writer.set(ids[t++], counters.icmpTooBigSuppressed());
-        writer.set(ids[t], counters.outerFragmented());
+        writer.set(ids[t++], counters.outerFragmented());
+        writer.set(ids[t++], io.repliesSent());
+        writer.set(ids[t], io.replyDrops());
 
         final int[] drops = dropIds[worker];
         for (int r = 0; r < drops.length; r++)

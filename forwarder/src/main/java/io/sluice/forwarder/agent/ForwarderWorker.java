@@ -12,6 +12,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -25,7 +26,9 @@ import java.util.function.Supplier;
  * per burst, never per packet.
  * <p>
  * The pipeline is built by the worker's own thread in {@link #onStart()}, after it is pinned: the connection
- * table's memory is first touched there, so the kernel places its pages on the worker's NUMA node.
+ * table's memory is first touched there, so the kernel places its pages on the worker's NUMA node. The thread
+ * reserves its core first ({@link WorkerCores}: another process that asks for it is refused), then registers with
+ * DPDK; {@link #onClose()} gives both back. {@link #started()} tells the starting thread how that went.
  * <p>
  * Frames the pipeline passes (not for a VIP: ARP, BGP, SSH to the node) go to the receive port's kernel port when
  * it has one (a DPDK {@code net_tap}: the kernel sees them on its TAP interface), in one call per burst; without one
@@ -34,6 +37,13 @@ import java.util.function.Supplier;
  * queue when it transmits there, else a relay queue of its own on that port): the kernel answers ARP and keeps its
  * BGP sessions on the data port, also on a two-armed node whose worker sends encapsulated traffic out of the other
  * arm. Reading a TAP is a system call, hence not every cycle.
+ * <p>
+ * ICMP replies the pipeline writes (echo replies, too-big errors: verdict {@link Verdict#REPLY}, addressed to the MAC
+ * the packet came from) leave by the port the burst came in on, on the worker's return queue there (its own TX
+ * queue when it transmits on that port, else a queue of its own on it: {@code ForwarderConfig.returnQueue}). On the
+ * worker's own TX queue they keep their place among the forwarded frames (one call); on another port they leave in
+ * one more call per burst that has any. On a two-armed node they so go back towards the client while the
+ * encapsulated traffic leaves by the backend-facing port.
  */
 public final class ForwarderWorker implements Agent
 {
@@ -51,6 +61,7 @@ public final class ForwarderWorker implements Agent
 
     private final int id;
     private final int cpu;
+    private final WorkerCores cores;
     private final ShimLibrary shim;
     private final int[] rxPorts;
     private final int[] rxQueues;
@@ -58,7 +69,8 @@ public final class ForwarderWorker implements Agent
     private final int txQueue;
     private final int[] kernelPorts;
     private final int[] kernelQueues;
-    private final int[] relayQueues;
+    // per RX queue: the queue on its port by which replies and the kernel port's frames leave, -1 when none
+    private final int[] returnQueues;
     private final Supplier<PacketPipeline> pipelineFactory;
     private PacketPipeline pipeline;
     private final WorkerCounters counters;
@@ -72,18 +84,24 @@ public final class ForwarderWorker implements Agent
     // the pool second outer fragments come from; 0: the pipeline drops packets too big for the tunnel instead
     private long fragmentPool;
     private final DescriptorArray dropped = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final DescriptorArray replies = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    // where in tx the replies of a burst on the worker's own TX port are (they keep their place among the frames)
+    private final int[] replyAt = new int[DescriptorLayout.BURST_MAX];
     private final DescriptorArray toKernel = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final DescriptorArray fromKernel = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final FrameBurst burst = new FrameBurst();
     private final String roleName;
     private long nextFlushNs;
     private long nextKernelPollNs;
+    private WorkerCores.Reservation reservation;
+    private final CompletableFuture<Integer> started = new CompletableFuture<>();
 
     /**
      * Creates a worker of one RX queue; nothing runs until an {@code AgentRunner} starts it.
      *
      * @param id          worker number.
-     * @param cpu         core to pin to, or -1 to leave the thread unpinned.
+     * @param cpu         core to reserve and pin to, or -1 to leave the thread unpinned.
+     * @param cores       how the core is reserved.
      * @param shim        the DPDK binding.
      * @param rxPort      port to receive from.
      * @param rxQueue     its queue.
@@ -91,7 +109,7 @@ public final class ForwarderWorker implements Agent
      * @param txQueue     its queue.
      * @param kernelPort  the receive port's kernel port, or {@link #NO_KERNEL_PORT}.
      * @param kernelQueue this worker's queue (RX and TX) on the kernel port.
-     * @param relayQueue  the queue on the receive port what the kernel sends leaves by.
+     * @param relayQueue  the queue on the receive port by which ICMP replies and what the kernel sends leave, or -1.
      * @param pipeline    builds this worker's pipeline, on the worker's thread once it is pinned.
      * @param counters    this worker's counters.
      * @param clock       time source.
@@ -100,6 +118,7 @@ public final class ForwarderWorker implements Agent
     public ForwarderWorker(
         final int id,
         final int cpu,
+        final WorkerCores cores,
         final ShimLibrary shim,
         final int rxPort,
         final int rxQueue,
@@ -113,7 +132,7 @@ public final class ForwarderWorker implements Agent
         final NanoClock clock,
         final CaptureTap tap)
     {
-        this(id, cpu, shim, new int[]{rxPort}, new int[]{rxQueue}, txPort, txQueue, new int[]{kernelPort},
+        this(id, cpu, cores, shim, new int[]{rxPort}, new int[]{rxQueue}, txPort, txQueue, new int[]{kernelPort},
             new int[]{kernelQueue}, new int[]{relayQueue}, pipeline, counters, clock, tap);
     }
 
@@ -122,7 +141,8 @@ public final class ForwarderWorker implements Agent
      * an {@code AgentRunner} starts it.
      *
      * @param id           worker number.
-     * @param cpu          core to pin to, or -1 to leave the thread unpinned.
+     * @param cpu          core to reserve and pin to, or -1 to leave the thread unpinned.
+     * @param cores        how the core is reserved.
      * @param shim         the DPDK binding.
      * @param rxPorts      the ports it receives from, one entry per RX queue.
      * @param rxQueues     the queue on each.
@@ -130,7 +150,8 @@ public final class ForwarderWorker implements Agent
      * @param txQueue      its queue.
      * @param kernelPorts  each receive port's kernel port, or {@link #NO_KERNEL_PORT}.
      * @param kernelQueues this worker's queue (RX and TX) on each kernel port.
-     * @param relayQueues  the queue on each receive port what its kernel port sends leaves by.
+     * @param relayQueues  the queue on each receive port by which ICMP replies and what its kernel port sends
+     *                     leave (ForwarderConfig.returnQueue), or -1 when nothing goes back out of it.
      * @param pipeline     builds this worker's pipeline, on the worker's thread once it is pinned.
      * @param counters     this worker's counters.
      * @param clock        time source.
@@ -139,6 +160,7 @@ public final class ForwarderWorker implements Agent
     public ForwarderWorker(
         final int id,
         final int cpu,
+        final WorkerCores cores,
         final ShimLibrary shim,
         final int[] rxPorts,
         final int[] rxQueues,
@@ -162,6 +184,7 @@ public final class ForwarderWorker implements Agent
         }
         this.id = id;
         this.cpu = cpu;
+        this.cores = cores;
         this.shim = shim;
         this.rxPorts = rxPorts.clone();
         this.rxQueues = rxQueues.clone();
@@ -169,7 +192,7 @@ public final class ForwarderWorker implements Agent
         this.txQueue = txQueue;
         this.kernelPorts = kernelPorts.clone();
         this.kernelQueues = kernelQueues.clone();
-        this.relayQueues = relayQueues.clone();
+        this.returnQueues = relayQueues.clone();
         this.pipelineFactory = pipeline;
         this.counters = counters;
         this.clock = clock;
@@ -193,16 +216,26 @@ public final class ForwarderWorker implements Agent
     @Override
     public void onStart()
     {
+        try
+        {
+            started.complete(start());
+        }
+        catch (final RuntimeException ex)
+        {
+            started.completeExceptionally(ex);
+            throw ex;
+        }
+    }
+
+    // Reserve and pin, register, build: the lcore id DPDK gave this thread.
+    private int start()
+    {
         if (cpu >= 0)
         {
-            final int pinned = shim.sluice_pin_thread(cpu);
-            if (pinned < 0)
-            {
-                throw new IllegalStateException(roleName + ": cannot pin to cpu " + cpu + ": " +
-                    shim.sluice_strerror(pinned));
-            }
+            reservation = cores.reserve(cpu);
         }
-        // Registration gives this thread an lcore id, and with it the mempool's per-lcore cache.
+        // Registration gives this thread an lcore id, and with it the mempool's per-lcore cache. EAL records the
+        // thread's CPU set here, so the thread is pinned first.
         final int lcore = shim.sluice_thread_register();
         if (lcore < 0)
         {
@@ -215,6 +248,19 @@ public final class ForwarderWorker implements Agent
             pipeline.fragmentOuter(true);
         }
         nextFlushNs = clock.nanoTime();
+        return lcore;
+    }
+
+    /**
+     * Completes with the worker's DPDK lcore id once {@link #onStart()} has reserved its core, registered with
+     * DPDK and built the pipeline, or exceptionally with what stopped it ({@link CoreHeldException} when another
+     * process holds the core).
+     *
+     * @return the start's outcome.
+     */
+    public CompletableFuture<Integer> started()
+    {
+        return started;
     }
 
     @Override
@@ -258,7 +304,7 @@ public final class ForwarderWorker implements Agent
         if (read > 0)
         {
             // Out of the data port the kernel port belongs to. The shim frees what the wire does not take.
-            final int sent = shim.sluice_tx_burst(rxPorts[q], relayQueues[q], fromKernel.address(), read);
+            final int sent = shim.sluice_tx_burst(rxPorts[q], returnQueues[q], fromKernel.address(), read);
             counters.onKernelRx(sent, read - sent);
         }
         return read;
@@ -305,16 +351,17 @@ public final class ForwarderWorker implements Agent
             pipeline.fragmentCount() : 0;
 
         int toSend = 0;
+        int replyCount = 0;
         int kernelCount = 0;
         long txBytes = 0;
         int nextFragment = 0;
         final int kernelPort = kernelPorts[q];
         final boolean kernel = kernelPort != NO_KERNEL_PORT;
+        final boolean repliesWithTx = rxPorts[q] == txPort && returnQueues[q] == txQueue;
         for (int i = 0; i < frames; i++)
         {
             final int verdict = burst.verdict(i);
-            // REPLY only comes from a pipeline whose worker sends on the port it receives from (Forwarder)
-            if (verdict == Verdict.FORWARD || verdict == Verdict.REPLY)
+            if (verdict == Verdict.FORWARD)
             {
                 tx.copyFrom(rx, i, toSend);
                 tx.frame(toSend++, burst.offset(i), burst.length(i));
@@ -324,6 +371,23 @@ public final class ForwarderWorker implements Agent
                 {
                     tx.copyFrom(fragments, nextFragment, toSend++);
                     txBytes += fragments.dataLen(nextFragment++);
+                }
+            }
+            else if (verdict == Verdict.REPLY)
+            {
+                // back out of the port it came in on (Forwarder gives a REPLY-writing pipeline a return queue there):
+                // in burst order with the forwarded frames when that is the worker's own TX queue, else on its own
+                if (repliesWithTx)
+                {
+                    replyAt[replyCount++] = toSend;
+                    tx.copyFrom(rx, i, toSend);
+                    tx.frame(toSend++, burst.offset(i), burst.length(i));
+                    txBytes += burst.length(i);
+                }
+                else
+                {
+                    replies.copyFrom(rx, i, replyCount);
+                    replies.frame(replyCount++, burst.offset(i), burst.length(i));
                 }
             }
             else if (verdict == Verdict.PASS && kernel)
@@ -347,7 +411,7 @@ public final class ForwarderWorker implements Agent
             sent = shim.sluice_tx_burst(txPort, txQueue, tx.address(), toSend);
             if (sent < toSend)
             {
-                rejected = countRejected(toSend);
+                rejected = countRejected(tx, toSend);
             }
         }
         if (droppedCount > 0)
@@ -363,6 +427,55 @@ public final class ForwarderWorker implements Agent
             }
         }
         counters.onBurst(received, rxBytes, sent, txBytes, toSend - sent - rejected, rejected);
+        if (replyCount > 0)
+        {
+            if (repliesWithTx)
+            {
+                countRepliesSent(replyCount, sent);
+            }
+            else
+            {
+                sendReplies(q, replyCount);
+            }
+        }
+    }
+
+    // The replies that went out with the forwarded frames: those before the first frame the queue did not take.
+    private void countRepliesSent(final int count, final int sent)
+    {
+        int repliesSent = 0;
+        for (int k = 0; k < count; k++)
+        {
+            if (replyAt[k] < sent)
+            {
+                repliesSent++;
+            }
+        }
+        counters.onReplies(repliesSent, count - repliesSent);
+    }
+
+    // Out of line: most bursts have no reply. The replies count as TX packets (and a full queue's as TX-full
+    // drops) like the forwarded frames, and have their own counters besides.
+    private void sendReplies(final int q, final int count)
+    {
+        final DescriptorArray replies = this.replies;
+        final int queue = returnQueues[q];
+        if (queue < 0)
+        {
+            // not reached: Forwarder gives a pipeline responders only when each of its receive ports has a queue
+            shim.sluice_free_burst(replies.address(), count);
+            counters.onReplies(0, count);
+            return;
+        }
+        final int sent = shim.sluice_tx_burst(rxPorts[q], queue, replies.address(), count);
+        long bytes = 0;
+        for (int i = 0; i < sent; i++)
+        {
+            bytes += replies.dataLen(i);
+        }
+        final int rejected = sent < count ? countRejected(replies, count) : 0;
+        counters.onBurst(0, 0, sent, bytes, count - sent - rejected, rejected);
+        counters.onReplies(sent, count - sent);
     }
 
     // Takes an mbuf for every second outer fragment of the burst and writes it; when the pool has none (all or
@@ -393,12 +506,12 @@ public final class ForwarderWorker implements Agent
         return true;
     }
 
-    private int countRejected(final int count)
+    private static int countRejected(final DescriptorArray sent, final int count)
     {
         int rejected = 0;
         for (int i = 0; i < count; i++)
         {
-            if ((tx.flags(i) & DescriptorLayout.FLAG_TX_REJECTED) != 0)
+            if ((sent.flags(i) & DescriptorLayout.FLAG_TX_REJECTED) != 0)
             {
                 rejected++;
             }
@@ -414,6 +527,12 @@ public final class ForwarderWorker implements Agent
             flushCounters();
         }
         shim.sluice_thread_unregister();
+        started.completeExceptionally(new IllegalStateException(roleName + ": closed before it started"));
+        if (reservation != null)
+        {
+            reservation.release();
+            reservation = null;
+        }
     }
 
     // The capture tap's and the pipeline's counters into the counters file: every flush interval, and at close.

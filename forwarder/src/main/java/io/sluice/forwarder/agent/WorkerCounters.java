@@ -66,6 +66,12 @@ public final class WorkerCounters extends WorkerCountersValues
         kernelRxDrops += dropped;
     }
 
+    void onReplies(final int sent, final int dropped)
+    {
+        repliesSent += sent;
+        replyDrops += dropped;
+    }
+
     void onCapture(final long frames, final long drops)
     {
         captureFrames = frames;
@@ -150,6 +156,16 @@ public final class WorkerCounters extends WorkerCountersValues
     public long kernelRxDrops()
     {
         return kernelRxDrops;
+    }
+
+    public long repliesSent()
+    {
+        return repliesSent;
+    }
+
+    public long replyDrops()
+    {
+        return replyDrops;
     }
 
     public long captureFrames()

@@ -27,6 +27,8 @@ abstract class WorkerCountersValues extends WorkerCountersLhsPadding
     long kernelRxDrops;
     long captureFrames;
     long captureDrops;
+    long repliesSent;
+    long replyDrops;
     final DutyCycleHistogram dutyCycleTimes = new DutyCycleHistogram();
 
     WorkerCountersValues(final WorkerCounters.Publisher publisher)

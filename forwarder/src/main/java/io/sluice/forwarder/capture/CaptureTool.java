@@ -1,5 +1,6 @@
 package io.sluice.forwarder.capture;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.common.json.JsonWriter;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
@@ -70,6 +71,19 @@ public final class CaptureTool
     }
 
     /**
+     * {@code --port} names no port of the running forwarder (known only once its capture file is open).
+     */
+    static final class NoSuchPortException extends Exception
+    {
+        private static final long serialVersionUID = 1L;
+
+        NoSuchPortException(final String message)
+        {
+            super(message);
+        }
+    }
+
+    /**
      * Runs the tool.
      *
      * @param args command line.
@@ -89,17 +103,19 @@ public final class CaptureTool
      */
     public static int run(final PrintStream out, final PrintStream err, final String... args)
     {
-        final CaptureArguments arguments;
-        try
-        {
-            arguments = CaptureArguments.parse(args);
-        }
-        catch (final CaptureArguments.BadArgumentException ex)
-        {
-            err.println("sluice capture: " + ex.getMessage());
-            err.println(CaptureArguments.USAGE);
-            return 2;
-        }
+        return CommandLines.execute(new CaptureArguments(out, err), args, out, err, 2);
+    }
+
+    /**
+     * Runs a capture a checked command line asks for, stopping on SIGINT/SIGTERM too.
+     *
+     * @param arguments the command line, checked.
+     * @param out       where the summary goes.
+     * @param err       where errors go.
+     * @return exit status.
+     */
+    static int capture(final CaptureArguments arguments, final PrintStream out, final PrintStream err)
+    {
         final CaptureTool tool = new CaptureTool();
         final CountDownLatch finished = new CountDownLatch(1);
         final Thread hook = new Thread(() ->
@@ -127,7 +143,7 @@ public final class CaptureTool
             out.flush();
             return 0;
         }
-        catch (final CaptureArguments.BadArgumentException ex)
+        catch (final NoSuchPortException ex)
         {
             err.println("sluice capture: " + ex.getMessage());
             return 2;
@@ -159,10 +175,10 @@ public final class CaptureTool
      * @param err       where warnings go.
      * @return the summary.
      * @throws IOException                           when the output cannot be written.
-     * @throws CaptureArguments.BadArgumentException when --port names no port of the forwarder.
+     * @throws NoSuchPortException when --port names no port of the forwarder.
      */
     Summary capture(final CaptureFile file, final CaptureArguments arguments, final PrintStream err)
-        throws IOException, CaptureArguments.BadArgumentException
+        throws IOException, NoSuchPortException
     {
         final CaptureFilter filter = arguments.filter();
         if (arguments.port() != null)
@@ -256,7 +272,7 @@ public final class CaptureTool
     }
 
     private static int portId(final CaptureFile file, final String port)
-        throws CaptureArguments.BadArgumentException
+        throws NoSuchPortException
     {
         final StringBuilder names = new StringBuilder();
         for (int p = 0; p < file.ports(); p++)
@@ -267,7 +283,7 @@ public final class CaptureTool
             }
             names.append(p == 0 ? "" : ", ").append(file.portName(p));
         }
-        throw new CaptureArguments.BadArgumentException("--port: the forwarder has no port " + port + " (it has " +
+        throw new NoSuchPortException("--port: the forwarder has no port " + port + " (it has " +
             names + ")");
     }
 

@@ -33,8 +33,6 @@ public interface ShimLibrary
 
     int sluice_lcore_id();
 
-    int sluice_pin_thread(int cpu);
-
     long sluice_mempool_create(
         String name, @u_int32_t int mbufs, @u_int32_t int cacheSize, @u_int16_t int dataRoomSize, int socketId);
 

@@ -5,7 +5,8 @@ import org.agrona.BitUtil;
 
 /**
  * An immutable open-addressing map from (address, port, protocol) to a VIP index, read by workers with no
- * allocation. Built by {@link LoadBalancerState}, published inside a {@link ForwardingSnapshot}.
+ * allocation. Built by {@link io.sluice.forwarder.state.LoadBalancerState} on the control thread (the {@code put}
+ * methods), published inside a {@link io.sluice.forwarder.state.ForwardingSnapshot}.
  * <p>
  * {@link #find} tries the exact port, then the VIP for all ports of the address. Fragments carry no port after
  * the first, so they are matched through {@link #findFragmentVip}: the all-ports VIP of the address if there is
@@ -29,7 +30,7 @@ public final class VipTable
      *
      * @param entries expected number of keys.
      */
-    VipTable(final int entries)
+    public VipTable(final int entries)
     {
         final int capacity = BitUtil.findNextPositivePowerOfTwo(Math.max(4, entries * 4));
         slots = new long[capacity * STRIDE];
@@ -49,7 +50,17 @@ public final class VipTable
         return (int)(h >>> 40) & mask;
     }
 
-    void put(final boolean ipv6, final long w0, final long w1, final int port, final int protocol, final int index)
+    /**
+     * Maps an address, port and protocol to a VIP index (port 0: every port of the address).
+     *
+     * @param ipv6     whether the address is IPv6.
+     * @param w0       the address's first match word ({@link AddressWords#matchWord0}).
+     * @param w1       the address's second match word ({@link AddressWords#matchWord1}).
+     * @param port     the VIP's port, 0 for all ports.
+     * @param protocol the VIP's IP protocol.
+     * @param index    the VIP index.
+     */
+    public void put(final boolean ipv6, final long w0, final long w1, final int port, final int protocol, final int index)
     {
         final int tag = tag(ipv6, port, protocol);
         final long meta = (tag & 0xFFFF_FFFFL) | ((long)(index + 1) << 32);
@@ -70,14 +81,30 @@ public final class VipTable
         slots[at + 2] = meta;
     }
 
-    void putFragmentVip(final boolean ipv6, final long w0, final long w1, final int protocol, final int index)
+    /**
+     * Maps an address and protocol to the VIP that takes its fragments ({@link #findFragmentVip}).
+     *
+     * @param ipv6     whether the address is IPv6.
+     * @param w0       the address's first match word.
+     * @param w1       the address's second match word.
+     * @param protocol the IP protocol.
+     * @param index    the VIP index.
+     */
+    public void putFragmentVip(final boolean ipv6, final long w0, final long w1, final int protocol, final int index)
     {
         put(ipv6, w0, w1, protocol, FRAGMENT_ENTRY, index);
     }
 
-    // An address whose ICMP echo requests the forwarder answers: it has a VIP with an eligible backend, which is
-    // when the controller announces it (AnnouncePolicy).
-    void putEchoAddress(final boolean ipv6, final long w0, final long w1, final int index)
+    /**
+     * Marks an address whose ICMP echo requests the forwarder answers: it has a VIP with an eligible backend, which
+     * is when the controller announces it (AnnouncePolicy).
+     *
+     * @param ipv6  whether the address is IPv6.
+     * @param w0    the address's first match word.
+     * @param w1    the address's second match word.
+     * @param index the VIP index.
+     */
+    public void putEchoAddress(final boolean ipv6, final long w0, final long w1, final int index)
     {
         put(ipv6, w0, w1, 0, ECHO_ENTRY, index);
     }

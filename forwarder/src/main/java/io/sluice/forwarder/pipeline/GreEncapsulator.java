@@ -2,6 +2,7 @@ package io.sluice.forwarder.pipeline;
 
 import io.sluice.forwarder.lb.AddressWords;
 import io.sluice.forwarder.protocol.EthernetHeader;
+import io.sluice.forwarder.protocol.FrameBytes;
 import io.sluice.forwarder.protocol.GreHeader;
 import io.sluice.forwarder.protocol.Ipv4Header;
 import io.sluice.forwarder.protocol.Ipv6Header;

@@ -2,6 +2,7 @@ package io.sluice.forwarder.pipeline;
 
 import io.sluice.forwarder.lb.AddressWords;
 import io.sluice.forwarder.protocol.EthernetHeader;
+import io.sluice.forwarder.protocol.FrameBytes;
 import io.sluice.forwarder.protocol.GreHeader;
 import io.sluice.forwarder.protocol.Ipv4Header;
 import io.sluice.forwarder.protocol.Ipv6Header;
@@ -61,7 +62,7 @@ final class GreOptionsEncapsulator
             hasSourceV4 && !v4PerFlowSource ? AddressWords.bigEndian32(config.tunnelSourceV4().getAddress()) : 0;
         v4Length = l2Length + Ipv4Header.MIN_LENGTH + greLength;
         final UnsafeBuffer v4 = new UnsafeBuffer(new byte[v4Length]);
-        writeEthernet(v4, config, options.vlan(), Protocols.ETHERTYPE_IPV4);
+        writeEthernet(v4, config, options.vlanTci(), Protocols.ETHERTYPE_IPV4);
         final Ipv4Header ipv4 = new Ipv4Header();
         ipv4.wrap(v4, l2Length);
         ipv4.writeBasic(0, 0, Ipv4Header.FLAG_DONT_FRAGMENT, OUTER_TTL, Protocols.IPPROTO_GRE, fixedSourceV4, 0);
@@ -80,7 +81,7 @@ final class GreOptionsEncapsulator
         v6PrefixLow = AddressWords.bigEndian64(v6Source, 8) & ~v6HostMask;
         v6Length = l2Length + Ipv6Header.LENGTH + greLength;
         final UnsafeBuffer v6 = new UnsafeBuffer(new byte[v6Length]);
-        writeEthernet(v6, config, options.vlan(), Protocols.ETHERTYPE_IPV6);
+        writeEthernet(v6, config, options.vlanTci(), Protocols.ETHERTYPE_IPV6);
         final Ipv6Header ipv6 = new Ipv6Header();
         ipv6.wrap(v6, l2Length);
         ipv6.write(0, 0, 0, Protocols.IPPROTO_GRE, OUTER_TTL, AddressWords.bigEndian64(v6Source, 0), v6PrefixLow, 0, 0);
@@ -89,19 +90,19 @@ final class GreOptionsEncapsulator
     }
 
     private static void writeEthernet(
-        final UnsafeBuffer template, final PipelineConfig config, final int vlan, final int etherType)
+        final UnsafeBuffer template, final PipelineConfig config, final int vlanTci, final int etherType)
     {
         final EthernetHeader ethernet = new EthernetHeader();
         ethernet.wrap(template, 0);
         ethernet.macs(config.nextHopMac(), config.ownMac());
-        if (vlan == 0)
+        if (vlanTci == 0)
         {
             ethernet.etherType(etherType);
             return;
         }
-        // IEEE 802.1Q: TPID 0x8100, then PCP 0, DEI 0 and the VLAN id, then the EtherType of the payload.
+        // IEEE 802.1Q: TPID 0x8100, then PCP (vlan_pcp), DEI 0 and the VLAN id, then the EtherType of the payload.
         ethernet.etherType(Protocols.ETHERTYPE_VLAN);
-        template.putShort(EthernetHeader.VLAN_TCI_FIELD_OFFSET, (short)vlan, ByteOrder.BIG_ENDIAN);
+        template.putShort(EthernetHeader.VLAN_TCI_FIELD_OFFSET, (short)vlanTci, ByteOrder.BIG_ENDIAN);
         template.putShort(EthernetHeader.VLAN_ETHERTYPE_FIELD_OFFSET, (short)etherType, ByteOrder.BIG_ENDIAN);
     }
 

@@ -3,16 +3,11 @@ package io.sluice.forwarder.pipeline;
 import io.sluice.forwarder.maglev.MaglevTable;
 import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.lb.FlowKey;
-import io.sluice.forwarder.lb.ForwardingSnapshot;
-import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.lb.VipTable;
-import io.sluice.forwarder.protocol.EthernetHeader;
-import io.sluice.forwarder.protocol.IcmpHeader;
+import io.sluice.forwarder.parse.FrameParser;
 import io.sluice.forwarder.protocol.Ipv4Header;
-import io.sluice.forwarder.protocol.Ipv6Header;
-import io.sluice.forwarder.protocol.Protocols;
-import io.sluice.forwarder.protocol.TcpHeader;
-import io.sluice.forwarder.protocol.UdpHeader;
+import io.sluice.forwarder.state.ForwardingSnapshot;
+import io.sluice.forwarder.state.SnapshotPublisher;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -23,25 +18,18 @@ import java.nio.ByteOrder;
  * Maglev table, GRE-encapsulate in place. Owned by one thread; allocates nothing per packet and never throws on
  * frame content: every malformed frame becomes a DROP with its own reason.
  * <p>
- * Per frame: Ethernet (at most one 802.1Q tag), then IPv4 (options allowed) or IPv6 (hop-by-hop, routing,
- * destination-options and fragment headers walked). TCP and UDP flows key on the 5-tuple; fragments on the
- * 3-tuple so every fragment of a datagram meets the same backend (Maglev §4.3); ICMP destination-unreachable and
- * packet-too-big errors key on the flow they quote, reversed, so they reach the backend that owns the connection.
+ * Each frame's headers are parsed by a {@link FrameParser} into a flow key (5-tuple, fragment 3-tuple, or the
+ * reversed flow an ICMP error quotes); the pipeline matches its VIP, chooses the backend and encapsulates.
  * A packet too big for the tunnel may be answered with ICMP ({@link IcmpTooBigResponder}), off the common path.
  */
 public final class PacketPipeline
 {
-    private static final int MAX_IPV6_EXTENSION_HEADERS = 8;
-
-    // parse results: a key (plain or fragment), a pass (2 + PassReason), or a drop (-1 - DropReason)
-    private static final int PARSED_FLOW = 0;
-    private static final int PARSED_FRAGMENT = 1;
-    private static final int PASS_BASE = 2;
-    // classify(): the frame is for a VIP and its flow is hashed, ready for backend selection
-    private static final int MATCHED = PARSED_FLOW;
-    // parse() and classify(): an ICMP echo request; classify() keeps it only when its address is a VIP's that has
-    // an eligible backend (announced), else it is passed to the kernel as before
-    private static final int ECHO_REQUEST = Integer.MAX_VALUE;
+    // classify() returns a FrameParser code: FLOW becomes MATCHED (the frame is for a VIP and its flow is hashed,
+    // ready for backend selection); an ECHO_REQUEST is kept only when its address is a VIP's that has an eligible
+    // backend (announced), else it is passed to the kernel as before; passes and drops are kept as they are.
+    private static final int MATCHED = FrameParser.FLOW;
+    private static final int ECHO_REQUEST = FrameParser.ECHO_REQUEST;
+    private static final int PASS_BASE = FrameParser.PASS_BASE;
     // slotVipTos: the VIP index in the low 16 bits (max_vips <= 65,536), DSCP + ECN in the next 8, then a bit set
     // for an IPv6 inner packet.
     private static final int TOS_SHIFT = 16;
@@ -50,6 +38,7 @@ public final class PacketPipeline
     private static final int TOO_BIG = -1 - DropReason.ENCAPSULATED_TOO_BIG.ordinal();
 
     private final FlowKey[] keys = new FlowKey[FrameBurst.MAX_BURST];
+    private final FrameParser parser = new FrameParser();
     private final GreEncapsulator encapsulator;
     private final ConnectionTable connections;
     private final PipelineCounters counters;
@@ -65,7 +54,6 @@ public final class PacketPipeline
     // splits IPv4 packets without DF whose IPv4 encapsulation exceeds the tunnel MTU into two outer fragments
     private boolean fragmentOuter;
     private int outerIdentification;
-    private int echoIcmpOffset;
 
     // The frames forwarded as two outer fragments in this burst: their burst slot, the first fragment's start (its
     // Ethernet and outer IPv4 header are the second fragment's too, patched), and where the second fragment's
@@ -92,22 +80,11 @@ public final class PacketPipeline
     // per-frame store needs no GC write barrier)
     private int lastKeySlot;
 
-    // the packet being processed
-    private int ipOffset;
-    private int ipEnd;
-    private boolean ipv6Packet;
-    private int tos;
-
     // results
     private int outOffset;
     private int outLength;
     private int dropReason;
     private int backend = -1;
-
-    // IPv6 extension walk results
-    private int walkNextHeader;
-    private int walkOffset;
-    private boolean walkFragment;
 
     /**
      * Creates a pipeline for one worker.
@@ -169,6 +146,7 @@ public final class PacketPipeline
     public PacketPipeline echoResponder(final IcmpEchoResponder responder)
     {
         this.echoResponder = responder;
+        parser.echoRequests(responder != null);
         return this;
     }
 
@@ -362,7 +340,7 @@ public final class PacketPipeline
      * Processes one frame in place, with the time and snapshot of the last {@link #beginBurst}.
      *
      * @param buffer buffer holding the frame, with headroom before {@code offset}; off-heap, as DPDK mbufs are
-     *               (frames are read and written by address, {@link FrameBytes}).
+     *               (frames are read and written by address, {@link io.sluice.forwarder.protocol.FrameBytes}).
      * @param offset first byte of the Ethernet header.
      * @param length frame length.
      * @return a {@link Verdict}; after FORWARD and REPLY see {@link #outOffset()} and {@link #outLength()}, after DROP
@@ -391,20 +369,22 @@ public final class PacketPipeline
     {
         final FlowKey key = keys[slot];
         lastKeySlot = slot;
-        final int parsed = parse(key, buffer, offset, length);
+        final FrameParser parser = this.parser;
+        final int parsed = parser.parse(key, buffer, offset, length);
         if (parsed < 0 || parsed >= PASS_BASE)
         {
             return parsed == ECHO_REQUEST ? classifyEcho(slot, key) : parsed;
         }
         final VipTable vips = snapshot.vips();
-        final int vip = parsed == PARSED_FLOW ? vips.find(key) : vips.findFragmentVip(key);
+        final int vip = parsed == FrameParser.FLOW ? vips.find(key) : vips.findFragmentVip(key);
         if (vip == VipTable.NOT_FOUND)
         {
-            return passCode(PassReason.NO_VIP);
+            return FrameParser.passCode(PassReason.NO_VIP);
         }
-        slotVipTos[slot] = vip | (ipv6Packet ? tos | IPV6_PACKET : tos) << TOS_SHIFT;
+        final int tos = parser.tos();
+        slotVipTos[slot] = vip | (parser.ipv6() ? tos | IPV6_PACKET : tos) << TOS_SHIFT;
         slotHash[slot] = key.hash(hashSeed);
-        slotSpan[slot] = (ipOffset & 0xFFFF_FFFFL) | (long)ipEnd << 32;
+        slotSpan[slot] = (parser.ipOffset() & 0xFFFF_FFFFL) | (long)parser.ipEnd() << 32;
         return MATCHED;
     }
 
@@ -412,11 +392,12 @@ public final class PacketPipeline
     {
         if (snapshot.vips().findEchoVip(key) == VipTable.NOT_FOUND)
         {
-            return passCode(PassReason.NOT_LOAD_BALANCED);
+            return FrameParser.passCode(PassReason.NOT_LOAD_BALANCED);
         }
-        slotVipTos[slot] = ipv6Packet ? IPV6_PACKET << TOS_SHIFT : 0;
-        slotHash[slot] = echoIcmpOffset;
-        slotSpan[slot] = (ipOffset & 0xFFFF_FFFFL) | (long)ipEnd << 32;
+        final FrameParser parser = this.parser;
+        slotVipTos[slot] = parser.ipv6() ? IPV6_PACKET << TOS_SHIFT : 0;
+        slotHash[slot] = parser.echoIcmpOffset();
+        slotSpan[slot] = (parser.ipOffset() & 0xFFFF_FFFFL) | (long)parser.ipEnd() << 32;
         return ECHO_REQUEST;
     }
 
@@ -629,362 +610,6 @@ public final class PacketPipeline
         counters.verdicts[Verdict.PASS]++;
         counters.passes[reason]++;
         return Verdict.PASS;
-    }
-
-    private static int dropCode(final DropReason reason)
-    {
-        return -1 - reason.ordinal();
-    }
-
-    private static int passCode(final PassReason reason)
-    {
-        return PASS_BASE + reason.ordinal();
-    }
-
-    private int parse(final FlowKey key, final MutableDirectBuffer buffer, final int offset, final int length)
-    {
-        if (length < EthernetHeader.LENGTH)
-        {
-            return dropCode(DropReason.FRAME_TRUNCATED);
-        }
-        final int end = offset + length;
-        if (!FrameBytes.isOffHeap(buffer))
-        {
-            throw new IllegalArgumentException("frame buffers must be off-heap (wrap raw memory, not a byte array)");
-        }
-        int etherType = FrameBytes.getUnsignedShortBigEndian(buffer, offset + EthernetHeader.ETHERTYPE_FIELD_OFFSET);
-        int l3 = offset + EthernetHeader.LENGTH;
-        if (etherType == Protocols.ETHERTYPE_VLAN)
-        {
-            if (length < EthernetHeader.LENGTH + EthernetHeader.VLAN_TAG_LENGTH)
-            {
-                return dropCode(DropReason.VLAN_TRUNCATED);
-            }
-            etherType =
-                FrameBytes.getUnsignedShortBigEndian(buffer, offset + EthernetHeader.VLAN_ETHERTYPE_FIELD_OFFSET);
-            l3 += EthernetHeader.VLAN_TAG_LENGTH;
-        }
-        if (etherType == Protocols.ETHERTYPE_IPV4)
-        {
-            return parseIpv4(key, buffer, l3, end);
-        }
-        if (etherType == Protocols.ETHERTYPE_IPV6)
-        {
-            return parseIpv6(key, buffer, l3, end);
-        }
-        return passCode(PassReason.NOT_IP);
-    }
-
-    private int parseIpv4(final FlowKey key, final MutableDirectBuffer buffer, final int l3, final int end)
-    {
-        final int available = end - l3;
-        if (available < Ipv4Header.MIN_LENGTH)
-        {
-            return dropCode(DropReason.IPV4_TRUNCATED);
-        }
-        // Three words carry every field the pipeline needs: read each once.
-        final int word0 = FrameBytes.getIntBigEndian(buffer, l3);
-        final int problem = checkIpv4(word0, available);
-        if (problem != 0)
-        {
-            return problem;
-        }
-        final int fragmentWord = FrameBytes.getIntBigEndian(buffer, l3 + Ipv4Header.IDENTIFICATION_FIELD_OFFSET);
-        final int protocol = Ipv4Header.protocol(FrameBytes.getIntBigEndian(buffer, l3 + Ipv4Header.TTL_FIELD_OFFSET));
-        ipOffset = l3;
-        ipEnd = l3 + Ipv4Header.totalLength(word0);
-        ipv6Packet = false;
-        tos = Ipv4Header.tos(word0);
-        final int source = FrameBytes.getIntLittleEndian(buffer, l3 + Ipv4Header.SOURCE_FIELD_OFFSET);
-        final int destination = FrameBytes.getIntLittleEndian(buffer, l3 + Ipv4Header.DESTINATION_FIELD_OFFSET);
-        if (Ipv4Header.isFragment(fragmentWord))
-        {
-            key.ipv4(source, destination, 0, protocol);
-            return PARSED_FRAGMENT;
-        }
-        final int l4 = l3 + Ipv4Header.headerLength(word0);
-        if (protocol == Protocols.IPPROTO_TCP || protocol == Protocols.IPPROTO_UDP)
-        {
-            final int checked = checkTransport(buffer, l4, ipEnd, protocol);
-            if (checked != PARSED_FLOW)
-            {
-                return checked;
-            }
-            key.ipv4(source, destination, FrameBytes.getIntLittleEndian(buffer, l4), protocol);
-            return PARSED_FLOW;
-        }
-        if (protocol == Protocols.IPPROTO_ICMP)
-        {
-            return parseIcmpv4Error(key, buffer, l4);
-        }
-        return passCode(PassReason.NOT_LOAD_BALANCED);
-    }
-
-    private static int checkIpv4(final int word0, final int available)
-    {
-        if (Ipv4Header.version(word0) != 4)
-        {
-            return dropCode(DropReason.IPV4_BAD_VERSION);
-        }
-        final int headerLength = Ipv4Header.headerLength(word0);
-        if (headerLength < Ipv4Header.MIN_LENGTH)
-        {
-            return dropCode(DropReason.IPV4_BAD_IHL);
-        }
-        if (headerLength > available)
-        {
-            return dropCode(DropReason.IPV4_OPTIONS_TRUNCATED);
-        }
-        final int totalLength = Ipv4Header.totalLength(word0);
-        if (totalLength > available)
-        {
-            return dropCode(DropReason.IPV4_TOTAL_LENGTH_EXCEEDS_FRAME);
-        }
-        if (totalLength < headerLength)
-        {
-            return dropCode(DropReason.IPV4_TOTAL_LENGTH_TOO_SMALL);
-        }
-        return 0;
-    }
-
-    private int checkTransport(final MutableDirectBuffer buffer, final int l4, final int packetEnd, final int protocol)
-    {
-        final int available = packetEnd - l4;
-        if (protocol == Protocols.IPPROTO_TCP)
-        {
-            if (available < TcpHeader.MIN_LENGTH)
-            {
-                return dropCode(DropReason.TCP_TRUNCATED);
-            }
-            final int headerLength =
-                TcpHeader.headerLength(FrameBytes.getUnsignedByte(buffer, l4 + TcpHeader.DATA_OFFSET_FIELD_OFFSET));
-            if (headerLength < TcpHeader.MIN_LENGTH)
-            {
-                return dropCode(DropReason.TCP_BAD_DATA_OFFSET);
-            }
-            return headerLength > available ? dropCode(DropReason.TCP_TRUNCATED) : PARSED_FLOW;
-        }
-        if (available < UdpHeader.LENGTH)
-        {
-            return dropCode(DropReason.UDP_TRUNCATED);
-        }
-        final int udpLength = FrameBytes.getUnsignedShortBigEndian(buffer, l4 + UdpHeader.LENGTH_FIELD_OFFSET);
-        return udpLength < UdpHeader.LENGTH || udpLength > available ?
-            dropCode(DropReason.UDP_BAD_LENGTH) : PARSED_FLOW;
-    }
-
-    private int parseIcmpv4Error(final FlowKey key, final MutableDirectBuffer buffer, final int l4)
-    {
-        if (ipEnd - l4 < IcmpHeader.LENGTH)
-        {
-            return dropCode(DropReason.ICMP_TRUNCATED);
-        }
-        final int type = FrameBytes.getUnsignedByte(buffer, l4 + IcmpHeader.TYPE_FIELD_OFFSET);
-        if (type == IcmpHeader.V4_ECHO_REQUEST && echoResponder != null)
-        {
-            key.ipv4(FrameBytes.getIntLittleEndian(buffer, ipOffset + Ipv4Header.SOURCE_FIELD_OFFSET),
-                FrameBytes.getIntLittleEndian(buffer, ipOffset + Ipv4Header.DESTINATION_FIELD_OFFSET), 0,
-                Protocols.IPPROTO_ICMP);
-            echoIcmpOffset = l4;
-            return ECHO_REQUEST;
-        }
-        if (type != IcmpHeader.V4_DESTINATION_UNREACHABLE)
-        {
-            return passCode(PassReason.NOT_LOAD_BALANCED);
-        }
-        // The quote is the original packet from the VIP to the client: the flow is its reverse.
-        final int quote = l4 + IcmpHeader.LENGTH;
-        final int available = ipEnd - quote;
-        if (available < Ipv4Header.MIN_LENGTH)
-        {
-            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
-        }
-        final int quotedWord0 = FrameBytes.getIntBigEndian(buffer, quote);
-        final int headerLength = Ipv4Header.headerLength(quotedWord0);
-        if (Ipv4Header.version(quotedWord0) != 4 || headerLength < Ipv4Header.MIN_LENGTH)
-        {
-            return dropCode(DropReason.ICMP_QUOTE_MALFORMED);
-        }
-        if (available < headerLength + 8)
-        {
-            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
-        }
-        final int protocol =
-            Ipv4Header.protocol(FrameBytes.getIntBigEndian(buffer, quote + Ipv4Header.TTL_FIELD_OFFSET));
-        // A quoted non-first fragment carries payload where the ports would be: no flow to key on.
-        final int quotedWord1 = FrameBytes.getIntBigEndian(buffer, quote + Ipv4Header.IDENTIFICATION_FIELD_OFFSET);
-        final boolean laterFragment = (quotedWord1 & Ipv4Header.FRAGMENT_OFFSET_MASK) != 0;
-        if (laterFragment || (protocol != Protocols.IPPROTO_TCP && protocol != Protocols.IPPROTO_UDP))
-        {
-            return passCode(PassReason.NOT_LOAD_BALANCED);
-        }
-        final int quotedSource = FrameBytes.getIntLittleEndian(buffer, quote + Ipv4Header.SOURCE_FIELD_OFFSET);
-        final int quotedDestination =
-            FrameBytes.getIntLittleEndian(buffer, quote + Ipv4Header.DESTINATION_FIELD_OFFSET);
-        final int ports = FrameBytes.getIntLittleEndian(buffer, quote + headerLength);
-        key.ipv4(quotedDestination, quotedSource, Integer.rotateLeft(ports, 16), protocol);
-        return PARSED_FLOW;
-    }
-
-    private int parseIpv6(final FlowKey key, final MutableDirectBuffer buffer, final int l3, final int end)
-    {
-        final int available = end - l3;
-        if (available < Ipv6Header.LENGTH)
-        {
-            return dropCode(DropReason.IPV6_TRUNCATED);
-        }
-        // Version, traffic class and flow label in the first word; payload length, next header, hop limit in the next.
-        final int word0 = FrameBytes.getIntBigEndian(buffer, l3);
-        if (Ipv6Header.version(word0) != 6)
-        {
-            return dropCode(DropReason.IPV6_BAD_VERSION);
-        }
-        final int word1 = FrameBytes.getIntBigEndian(buffer, l3 + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET);
-        final int payloadLength = Ipv6Header.payloadLength(word1);
-        if (Ipv6Header.LENGTH + payloadLength > available)
-        {
-            return dropCode(DropReason.IPV6_PAYLOAD_LENGTH_EXCEEDS_FRAME);
-        }
-        ipOffset = l3;
-        ipEnd = l3 + Ipv6Header.LENGTH + payloadLength;
-        ipv6Packet = true;
-        tos = Ipv6Header.trafficClass(word0);
-        final int walked = walkExtensions(buffer, Ipv6Header.nextHeader(word1), l3 + Ipv6Header.LENGTH, ipEnd);
-        if (walked != 0)
-        {
-            return walked;
-        }
-        final int protocol = walkNextHeader;
-        final int l4 = walkOffset;
-        final int source = l3 + Ipv6Header.SOURCE_FIELD_OFFSET;
-        final int destination = l3 + Ipv6Header.DESTINATION_FIELD_OFFSET;
-        if (walkFragment)
-        {
-            setIpv6Key(key, buffer, source, destination, 0, protocol);
-            return PARSED_FRAGMENT;
-        }
-        if (protocol == Protocols.IPPROTO_TCP || protocol == Protocols.IPPROTO_UDP)
-        {
-            final int checked = checkTransport(buffer, l4, ipEnd, protocol);
-            if (checked != PARSED_FLOW)
-            {
-                return checked;
-            }
-            setIpv6Key(key, buffer, source, destination, FrameBytes.getIntLittleEndian(buffer, l4), protocol);
-            return PARSED_FLOW;
-        }
-        if (protocol == Protocols.IPPROTO_ICMPV6)
-        {
-            return parseIcmpv6Error(key, buffer, l4);
-        }
-        return passCode(PassReason.NOT_LOAD_BALANCED);
-    }
-
-    private int parseIcmpv6Error(final FlowKey key, final MutableDirectBuffer buffer, final int l4)
-    {
-        if (ipEnd - l4 < IcmpHeader.LENGTH)
-        {
-            return dropCode(DropReason.ICMP_TRUNCATED);
-        }
-        final int type = FrameBytes.getUnsignedByte(buffer, l4 + IcmpHeader.TYPE_FIELD_OFFSET);
-        if (type == IcmpHeader.V6_ECHO_REQUEST && echoResponder != null)
-        {
-            setIpv6Key(key, buffer, ipOffset + Ipv6Header.SOURCE_FIELD_OFFSET,
-                ipOffset + Ipv6Header.DESTINATION_FIELD_OFFSET, 0, Protocols.IPPROTO_ICMPV6);
-            echoIcmpOffset = l4;
-            return ECHO_REQUEST;
-        }
-        if (type != IcmpHeader.V6_DESTINATION_UNREACHABLE && type != IcmpHeader.V6_PACKET_TOO_BIG)
-        {
-            return passCode(PassReason.NOT_LOAD_BALANCED);
-        }
-        final int quote = l4 + IcmpHeader.LENGTH;
-        if (ipEnd - quote < Ipv6Header.LENGTH)
-        {
-            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
-        }
-        if (Ipv6Header.version(FrameBytes.getIntBigEndian(buffer, quote)) != 6)
-        {
-            return dropCode(DropReason.ICMP_QUOTE_MALFORMED);
-        }
-        // The quote's own payload length describes the original, not the (truncated) quote: walk to ipEnd.
-        final int quotedWord1 = FrameBytes.getIntBigEndian(buffer, quote + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET);
-        final int walked = walkExtensions(buffer, Ipv6Header.nextHeader(quotedWord1), quote + Ipv6Header.LENGTH, ipEnd);
-        if (walked != 0)
-        {
-            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
-        }
-        final int protocol = walkNextHeader;
-        if (walkFragment || (protocol != Protocols.IPPROTO_TCP && protocol != Protocols.IPPROTO_UDP))
-        {
-            return passCode(PassReason.NOT_LOAD_BALANCED);
-        }
-        if (ipEnd - walkOffset < 8)
-        {
-            return dropCode(DropReason.ICMP_QUOTE_TRUNCATED);
-        }
-        final int ports = FrameBytes.getIntLittleEndian(buffer, walkOffset);
-        setIpv6Key(key, buffer, quote + Ipv6Header.DESTINATION_FIELD_OFFSET, quote + Ipv6Header.SOURCE_FIELD_OFFSET,
-            Integer.rotateLeft(ports, 16), protocol);
-        return PARSED_FLOW;
-    }
-
-    private static void setIpv6Key(
-        final FlowKey key,
-        final MutableDirectBuffer buffer, final int source, final int destination, final int ports, final int protocol)
-    {
-        key.ipv6(
-            FrameBytes.getLongLittleEndian(buffer, source),
-            FrameBytes.getLongLittleEndian(buffer, source + 8),
-            FrameBytes.getLongLittleEndian(buffer, destination),
-            FrameBytes.getLongLittleEndian(buffer, destination + 8),
-            ports,
-            protocol);
-    }
-
-    // Walks RFC 8200 §4 extension headers from {@code offset}; sets walkNextHeader/walkOffset/walkFragment.
-    private int walkExtensions(final MutableDirectBuffer buffer, final int firstNextHeader, final int offset,
-        final int packetEnd)
-    {
-        int nextHeader = firstNextHeader;
-        int at = offset;
-        boolean fragment = false;
-        for (int walked = 0; ; walked++)
-        {
-            final boolean generic = nextHeader == Protocols.IPPROTO_HOPOPTS ||
-                nextHeader == Protocols.IPPROTO_ROUTING || nextHeader == Protocols.IPPROTO_DSTOPTS;
-            if (!generic && nextHeader != Protocols.IPPROTO_FRAGMENT)
-            {
-                break;
-            }
-            if (walked == MAX_IPV6_EXTENSION_HEADERS)
-            {
-                return dropCode(DropReason.IPV6_EXTENSION_CHAIN_TOO_LONG);
-            }
-            if (packetEnd - at < Ipv6Header.EXTENSION_MIN_LENGTH)
-            {
-                return dropCode(DropReason.IPV6_EXTENSION_TRUNCATED);
-            }
-            final int headerLength = generic ?
-                (FrameBytes.getUnsignedByte(buffer, at + 1) + 1) << 3 : Ipv6Header.FRAGMENT_HEADER_LENGTH;
-            if (headerLength > packetEnd - at)
-            {
-                return dropCode(DropReason.IPV6_EXTENSION_TRUNCATED);
-            }
-            fragment |= !generic;
-            nextHeader = FrameBytes.getUnsignedByte(buffer, at);
-            at += headerLength;
-            if (!generic)
-            {
-                // RFC 8200 §4.5: after the Fragment header comes the fragmentable part, which in a non-first
-                // fragment is bare payload. Stop here so every fragment keys on the Fragment header's next header.
-                break;
-            }
-        }
-        walkNextHeader = nextHeader;
-        walkOffset = at;
-        walkFragment = fragment;
-        return 0;
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.sluice.forwarder.pipeline;
 
-import io.sluice.forwarder.lb.ForwardingSnapshot;
+import io.sluice.forwarder.state.ForwardingSnapshot;
 
 /**
  * One worker's counters: verdicts, every drop and pass reason, per-VIP and per-backend packets and bytes, and

@@ -15,6 +15,7 @@ import java.net.Inet6Address;
  * @param sourcePrefixV6Length its length, 64..127.
  * @param vlan                 the 802.1Q VLAN id written in front of the outer header (+4 bytes), 1..4094, or 0 for
  *                             an untagged frame.
+ * @param vlanPcp              the tag's 802.1p priority code point, 0..7 (0 without a tag).
  */
 public record TunnelOptions(
     boolean greKey,
@@ -22,14 +23,17 @@ public record TunnelOptions(
     int sourcePrefixV4Length,
     Inet6Address sourcePrefixV6,
     int sourcePrefixV6Length,
-    int vlan)
+    int vlan,
+    int vlanPcp)
 {
-    public static final TunnelOptions NONE = new TunnelOptions(false, null, 0, null, 0, 0);
+    public static final TunnelOptions NONE = new TunnelOptions(false, null, 0, null, 0, 0, 0);
     public static final int MIN_PREFIX_V4 = 8;
     public static final int MAX_PREFIX_V4 = 31;
     public static final int MIN_PREFIX_V6 = 64;
     public static final int MAX_PREFIX_V6 = 127;
     public static final int MAX_VLAN = 4094;
+    public static final int MAX_VLAN_PCP = 7;
+    private static final int PCP_SHIFT = 13;
 
     /**
      * Checks the fields.
@@ -50,6 +54,37 @@ public record TunnelOptions(
         {
             throw new IllegalArgumentException("VLAN id must be 1.." + MAX_VLAN + " or 0 for none, got " + vlan);
         }
+        if (vlanPcp < 0 || vlanPcp > MAX_VLAN_PCP || vlanPcp != 0 && vlan == 0)
+        {
+            throw new IllegalArgumentException("VLAN PCP must be 0.." + MAX_VLAN_PCP + ", and 0 without a VLAN id, " +
+                "got " + vlanPcp + " with VLAN " + vlan);
+        }
+    }
+
+    /**
+     * Creates options whose tag (if any) has priority 0.
+     *
+     * @param greKey               GRE key on.
+     * @param sourcePrefixV4       IPv4 source prefix, or null.
+     * @param sourcePrefixV4Length its length.
+     * @param sourcePrefixV6       IPv6 source prefix, or null.
+     * @param sourcePrefixV6Length its length.
+     * @param vlan                 VLAN id, or 0.
+     */
+    public TunnelOptions(final boolean greKey, final Inet4Address sourcePrefixV4, final int sourcePrefixV4Length,
+        final Inet6Address sourcePrefixV6, final int sourcePrefixV6Length, final int vlan)
+    {
+        this(greKey, sourcePrefixV4, sourcePrefixV4Length, sourcePrefixV6, sourcePrefixV6Length, vlan, 0);
+    }
+
+    /**
+     * Returns the 802.1Q tag control information written after the TPID: PCP, DEI 0, VLAN id.
+     *
+     * @return the 16-bit TCI, 0 without a tag.
+     */
+    public int vlanTci()
+    {
+        return vlanPcp << PCP_SHIFT | vlan;
     }
 
     /**
@@ -61,7 +96,7 @@ public record TunnelOptions(
     public TunnelOptions withVlan(final int vlanId)
     {
         return new TunnelOptions(greKey, sourcePrefixV4, sourcePrefixV4Length, sourcePrefixV6, sourcePrefixV6Length,
-            vlanId);
+            vlanId, vlanId == 0 ? 0 : vlanPcp);
     }
 
     /**

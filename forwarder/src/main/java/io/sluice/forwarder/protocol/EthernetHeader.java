@@ -32,16 +32,6 @@ public final class EthernetHeader extends HeaderFlyweight
     public static final int MAC_LENGTH = 6;
 
     /**
-     * Returns the EtherType (or the 802.1Q TPID) after the addresses.
-     *
-     * @return the outer EtherType.
-     */
-    public int etherType()
-    {
-        return buffer.getShort(offset + ETHERTYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-    }
-
-    /**
      * Sets the EtherType.
      *
      * @param etherType value.
@@ -51,26 +41,6 @@ public final class EthernetHeader extends HeaderFlyweight
     {
         buffer.putShort(offset + ETHERTYPE_FIELD_OFFSET, (short)etherType, ByteOrder.BIG_ENDIAN);
         return this;
-    }
-
-    /**
-     * Returns the EtherType inside an 802.1Q tag.
-     *
-     * @return the inner EtherType.
-     */
-    public int vlanEtherType()
-    {
-        return buffer.getShort(offset + VLAN_ETHERTYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-    }
-
-    /**
-     * Returns the VLAN id of an 802.1Q tag.
-     *
-     * @return VID, 12 bits.
-     */
-    public int vlanId()
-    {
-        return buffer.getShort(offset + VLAN_TCI_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0x0FFF;
     }
 
     /**
@@ -87,27 +57,5 @@ public final class EthernetHeader extends HeaderFlyweight
         buffer.putShort(offset + SOURCE_FIELD_OFFSET, (short)(source >>> 32), ByteOrder.BIG_ENDIAN);
         buffer.putInt(offset + SOURCE_FIELD_OFFSET + 2, (int)source, ByteOrder.BIG_ENDIAN);
         return this;
-    }
-
-    /**
-     * Returns the destination MAC as the low 48 bits of a long.
-     *
-     * @return destination MAC.
-     */
-    public long destination()
-    {
-        return ((buffer.getInt(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL) << 16) |
-            (buffer.getShort(offset + 4, ByteOrder.BIG_ENDIAN) & 0xFFFFL);
-    }
-
-    /**
-     * Returns the source MAC as the low 48 bits of a long.
-     *
-     * @return source MAC.
-     */
-    public long source()
-    {
-        return ((buffer.getShort(offset + SOURCE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFFL) << 32) |
-            (buffer.getInt(offset + SOURCE_FIELD_OFFSET + 2, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
     }
 }

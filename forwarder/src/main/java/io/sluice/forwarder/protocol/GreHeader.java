@@ -51,14 +51,4 @@ public final class GreHeader extends HeaderFlyweight
         buffer.putInt(offset + KEY_FIELD_OFFSET, key, ByteOrder.BIG_ENDIAN);
         return this;
     }
-
-    /**
-     * Returns the protocol type.
-     *
-     * @return EtherType of the payload.
-     */
-    public int protocolType()
-    {
-        return buffer.getShort(offset + PROTOCOL_TYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-    }
 }

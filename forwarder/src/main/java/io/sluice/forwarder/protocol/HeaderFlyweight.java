@@ -4,7 +4,9 @@ import org.agrona.MutableDirectBuffer;
 
 /**
  * Base of the header flyweights: a buffer and the offset of the header in it. Flyweights of one frame share the
- * buffer, so a stack of headers never copies. Multi-byte fields are read and written in network byte order.
+ * buffer, so a stack of headers never copies. Multi-byte fields are written in network byte order. They write
+ * the encapsulation templates off the hot path; the parser reads headers by address ({@link FrameBytes}) with
+ * their offset constants and static decoders instead.
  */
 public abstract class HeaderFlyweight
 {
@@ -23,25 +25,5 @@ public abstract class HeaderFlyweight
         this.buffer = buffer;
         this.offset = offset;
         return this;
-    }
-
-    /**
-     * Returns the wrapped buffer.
-     *
-     * @return the buffer.
-     */
-    public MutableDirectBuffer buffer()
-    {
-        return buffer;
-    }
-
-    /**
-     * Returns the header's offset in the buffer.
-     *
-     * @return the offset.
-     */
-    public int offset()
-    {
-        return offset;
     }
 }

@@ -15,7 +15,7 @@ package io.sluice.forwarder.protocol;
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
  */
-public final class IcmpHeader extends HeaderFlyweight
+public final class IcmpHeader
 {
     public static final int TYPE_FIELD_OFFSET = 0;
     public static final int CODE_FIELD_OFFSET = 1;
@@ -31,23 +31,7 @@ public final class IcmpHeader extends HeaderFlyweight
     public static final int V6_ECHO_REPLY = 129;
     public static final int CHECKSUM_FIELD_OFFSET = 2;
 
-    /**
-     * Returns the message type.
-     *
-     * @return type.
-     */
-    public int type()
+    private IcmpHeader()
     {
-        return buffer.getByte(offset + TYPE_FIELD_OFFSET) & 0xFF;
-    }
-
-    /**
-     * Returns the message code.
-     *
-     * @return code.
-     */
-    public int code()
-    {
-        return buffer.getByte(offset + CODE_FIELD_OFFSET) & 0xFF;
     }
 }

@@ -38,46 +38,6 @@ public final class Ipv6Header extends HeaderFlyweight
     public static final int FRAGMENT_MORE_FLAG = 0x0001;
 
     /**
-     * Returns the version nibble.
-     *
-     * @return 6 for a well-formed header.
-     */
-    public int version()
-    {
-        return (buffer.getByte(offset) & 0xF0) >>> 4;
-    }
-
-    /**
-     * Returns the traffic class: DSCP (6 bits) and ECN (2 bits).
-     *
-     * @return traffic class.
-     */
-    public int trafficClass()
-    {
-        return (buffer.getShort(offset, ByteOrder.BIG_ENDIAN) >>> 4) & 0xFF;
-    }
-
-    /**
-     * Returns the payload length (everything after the fixed header).
-     *
-     * @return length in bytes.
-     */
-    public int payloadLength()
-    {
-        return buffer.getShort(offset + PAYLOAD_LENGTH_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-    }
-
-    /**
-     * Returns the next header of the fixed header.
-     *
-     * @return IP protocol number.
-     */
-    public int nextHeader()
-    {
-        return buffer.getByte(offset + NEXT_HEADER_FIELD_OFFSET) & 0xFF;
-    }
-
-    /**
      * Writes a fixed header.
      *
      * @param trafficClass   DSCP and ECN.

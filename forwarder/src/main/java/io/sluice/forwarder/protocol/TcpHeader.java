@@ -30,14 +30,8 @@ public final class TcpHeader extends TransportHeader
     public static final int FLAG_RST = 0x04;
     public static final int FLAG_ACK = 0x10;
 
-    /**
-     * Returns the header length from the data offset field.
-     *
-     * @return length in bytes.
-     */
-    public int headerLength()
+    private TcpHeader()
     {
-        return headerLength(buffer.getByte(offset + DATA_OFFSET_FIELD_OFFSET) & 0xFF);
     }
 
     /**
@@ -50,15 +44,5 @@ public final class TcpHeader extends TransportHeader
     public static int headerLength(final int dataOffsetOctet)
     {
         return (dataOffsetOctet & 0xF0) >>> 2;
-    }
-
-    /**
-     * Returns the flag bits.
-     *
-     * @return CWR..FIN in the low 8 bits.
-     */
-    public int flags()
-    {
-        return buffer.getByte(offset + FLAGS_FIELD_OFFSET) & 0xFF;
     }
 }

@@ -1,7 +1,5 @@
 package io.sluice.forwarder.protocol;
 
-import java.nio.ByteOrder;
-
 /**
  * UDP header (RFC 768).
  * <pre>
@@ -20,13 +18,7 @@ public final class UdpHeader extends TransportHeader
     public static final int CHECKSUM_FIELD_OFFSET = 6;
     public static final int LENGTH = 8;
 
-    /**
-     * Returns the length field: header plus payload.
-     *
-     * @return length in bytes.
-     */
-    public int length()
+    private UdpHeader()
     {
-        return buffer.getShort(offset + LENGTH_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 }

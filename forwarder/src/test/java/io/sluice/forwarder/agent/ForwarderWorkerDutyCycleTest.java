@@ -4,11 +4,11 @@ import io.sluice.forwarder.capture.CaptureFile;
 import io.sluice.forwarder.capture.CaptureTap;
 import io.sluice.forwarder.dpdk.ShimLibrary;
 import io.sluice.forwarder.lb.ConnectionTable;
-import io.sluice.forwarder.lb.LoadBalancerState;
-import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
+import io.sluice.forwarder.state.LoadBalancerState;
+import io.sluice.forwarder.state.SnapshotPublisher;
 import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +49,7 @@ class ForwarderWorkerDutyCycleTest
                 final String name = method.getName();
                 switch (name)
                 {
-                    case "sluice_pin_thread" -> calls.add("pin " + args[0]);
+                    case "sluice_thread_register" -> calls.add("register");
                     case "sluice_rx_burst" -> calls.add("rx " + args[0] + "/" + args[1]);
                     case "sluice_tx_burst" -> calls.add("tx " + args[0] + "/" + args[1]);
                     default ->
@@ -84,7 +84,13 @@ class ForwarderWorkerDutyCycleTest
             final CachedNanoClock clock = new CachedNanoClock();
             clock.update(1_000_000_000L);
             // Queue 0 of the front port (kernel port TAP, relay queue 3 on the front port), queue 1 of the back port.
-            final ForwarderWorker worker = new ForwarderWorker(0, 1, recordingShim(), new int[] {FRONT, BACK},
+            // The core is reserved (and the thread pinned) before DPDK registration, given back at close.
+            final WorkerCores cores = core ->
+            {
+                calls.add("pin " + core);
+                return () -> calls.add("release " + core);
+            };
+            final ForwarderWorker worker = new ForwarderWorker(0, 1, cores, recordingShim(), new int[] {FRONT, BACK},
                 new int[] {0, 1}, BACK, 2, new int[] {TAP, ForwarderWorker.NO_KERNEL_PORT}, new int[] {0, 0},
                 new int[] {3, -1}, () ->
                 {
@@ -110,11 +116,12 @@ class ForwarderWorkerDutyCycleTest
 
             assertEquals(List.of("worker-under-test"), builtOn, "the worker's own thread builds its pipeline");
             assertEquals(List.of(
-                "pin 1", "build pipeline",
+                "pin 1", "register", "build pipeline",
                 // First cycle: both queues, and the kernel port is due.
                 "rx 0/0", "rx 2/0", "rx 1/1",
                 // Second cycle, 25 us later: both queues, the kernel port not due yet.
-                "rx 0/0", "rx 1/1"), calls);
+                "rx 0/0", "rx 1/1",
+                "release 1"), calls);
         }
     }
 
@@ -145,17 +152,22 @@ class ForwarderWorkerDutyCycleTest
         {
             final CachedNanoClock clock = new CachedNanoClock();
             final WorkerCounters counters = new WorkerCounters((io, pipeline) -> { });
-            final ForwarderWorker worker = new ForwarderWorker(0, -1, shim, FRONT, 0, BACK, 0, TAP, 0, 1, () ->
+            final WorkerCores unpinned = core ->
             {
-                try
+                throw new AssertionError("a worker of core -1 reserves no core, got " + core);
+            };
+            final ForwarderWorker worker = new ForwarderWorker(0, -1, unpinned, shim, FRONT, 0, BACK, 0, TAP, 0, 1,
+                () ->
                 {
-                    return pipeline(builtOn);
-                }
-                catch (final Exception ex)
-                {
-                    throw new IllegalStateException(ex);
-                }
-            }, counters, clock, new CaptureTap(file, 0, FRONT, BACK));
+                    try
+                    {
+                        return pipeline(builtOn);
+                    }
+                    catch (final Exception ex)
+                    {
+                        throw new IllegalStateException(ex);
+                    }
+                }, counters, clock, new CaptureTap(file, 0, FRONT, BACK));
             worker.onStart();
             worker.doWork();
             worker.onClose();

@@ -2,13 +2,13 @@ package io.sluice.forwarder.capture;
 
 import io.sluice.common.Vip;
 import io.sluice.forwarder.lb.ConnectionTable;
-import io.sluice.forwarder.lb.LoadBalancerState;
-import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.FrameBurst;
 import io.sluice.forwarder.pipeline.IcmpEchoResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
+import io.sluice.forwarder.state.LoadBalancerState;
+import io.sluice.forwarder.state.SnapshotPublisher;
 import io.sluice.forwarder.testing.OffHeapFrames;
 import io.sluice.forwarder.testing.PacketBuilder;
 

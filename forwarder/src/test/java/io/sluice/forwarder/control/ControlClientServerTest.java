@@ -13,6 +13,8 @@ import io.sluice.forwarder.control.ControlServer;
 import io.sluice.common.Vip;
 import io.sluice.common.config.IpLiterals;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
@@ -229,15 +231,16 @@ class ControlClientServerTest
         try (ControlChannel owned = ControlChannel.create(file(), 4096);
             ControlChannel opened = ControlChannel.open(file()))
         {
-            final ControlClient client = new ControlClient(opened);
-            final long start = System.nanoTime();
+            // A fake clock that each idle moves on by 10 ms: the wait ends when the clock passes the deadline.
+            final FakeTime time = new FakeTime(TimeUnit.MILLISECONDS.toNanos(10));
+            final ControlClient client = new ControlClient(opened, ControlClient.DEFAULT_SEND_TIMEOUT, time, time);
             final ControlResponse response = client.execute(new ControlCommand.RemoveVip(WEB), Duration.ofMillis(200));
-            final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
             assertEquals(ControlResponse.Status.TIMED_OUT, response.status());
             assertEquals("no answer within 200 ms; the forwarder (pid " + ProcessHandle.current().pid() +
                 ") runs but its control thread has never polled", response.reason());
-            assertTrue(elapsedMs >= 200 && elapsedMs < 3_000, elapsedMs + " ms");
+            assertEquals(20, time.idles, "polled until the clock reached the 200 ms deadline, and no longer");
+            assertEquals(TimeUnit.MILLISECONDS.toNanos(200), time.nanoTime());
             assertTrue(owned.isOwner());
         }
     }
@@ -525,5 +528,45 @@ class ControlClientServerTest
         owned.close();
         assertThrows(IllegalStateException.class, () -> server.poll(new TestForwarder(), 10));
         assertFalse(owned.isOwnerAlive());
+    }
+
+    /** A clock that only the idle strategy moves on: a wait costs no wall time and always polls as often. */
+    private static final class FakeTime implements NanoClock, IdleStrategy
+    {
+        private final long stepNs;
+        private long nowNs;
+        private int idles;
+
+        FakeTime(final long stepNs)
+        {
+            this.stepNs = stepNs;
+        }
+
+        @Override
+        public long nanoTime()
+        {
+            return nowNs;
+        }
+
+        @Override
+        public void idle(final int workCount)
+        {
+            if (workCount <= 0)
+            {
+                idle();
+            }
+        }
+
+        @Override
+        public void idle()
+        {
+            idles++;
+            nowNs += stepNs;
+        }
+
+        @Override
+        public void reset()
+        {
+        }
     }
 }

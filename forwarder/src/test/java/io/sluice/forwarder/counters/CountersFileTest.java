@@ -62,6 +62,28 @@ class CountersFileTest
     }
 
     @Test
+    void takesItsStartTimeAndCounterReuseFromItsClock()
+    {
+        // Not before this JVM started, or the owner would not look alive (OwnerProcess).
+        final long startMs = System.currentTimeMillis() + 12_345;
+        final long[] nowMs = {startMs};
+        try (CountersFile owner = CountersFile.create(nodeFile(), 8, () -> nowMs[0]);
+            CountersFile reader = CountersFile.openReadOnly(nodeFile()))
+        {
+            assertEquals(startMs, reader.startTimeMs());
+            assertTrue(reader.isOwnerAlive());
+
+            final int first = owner.manager().allocate("first");
+            owner.manager().free(first);
+            nowMs[0] += CountersFile.FREE_TO_REUSE_TIMEOUT_MS - 1;
+            final int second = owner.manager().allocate("second");
+            assertTrue(second != first, "a freed id is not reused before its time-out on the file's clock");
+            nowMs[0] += 1;
+            assertEquals(first, owner.manager().allocate("third"), "reused once the clock passed the time-out");
+        }
+    }
+
+    @Test
     void createsFileWithHeaderForThisProcess() throws IOException
     {
         final long before = System.currentTimeMillis();

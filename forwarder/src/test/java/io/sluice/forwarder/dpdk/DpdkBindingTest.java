@@ -1,5 +1,6 @@
 package io.sluice.forwarder.dpdk;
 
+import io.sluice.testkit.tags.NeedsDpdk;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * queue comes back on the same queue, so frames written through Agrona buffers over mbuf memory can be checked
  * byte for byte. EAL can start once per JVM, so this class owns it for the test run.
  */
+@NeedsDpdk
 class DpdkBindingTest
 {
     private static final int MBUFS = 1023;

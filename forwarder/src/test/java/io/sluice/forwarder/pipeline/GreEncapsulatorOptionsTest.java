@@ -25,6 +25,7 @@ import static io.sluice.forwarder.testing.PacketBuilder.TCP_SYN;
 import static io.sluice.forwarder.testing.PacketBuilder.packet;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Byte-exact fixtures for the tunnel options of {@link GreEncapsulator}: RFC 2890 key, per-flow outer source from a
@@ -74,6 +75,22 @@ class GreEncapsulatorOptionsTest
     {
         check(VLAN_ONLY, false, INNER_V4, TUNNEL_SOURCE_V4, VLAN, null);
         check(VLAN_ONLY, true, INNER_V6, TUNNEL_SOURCE_V6, VLAN, null);
+    }
+
+    @Test
+    void writesTheVlanPriorityInTheTag()
+    {
+        // vlan_pcp 5 on VLAN 0x123: TCI = PCP 101, DEI 0, VID 0x123 = 0xA123 (IEEE 802.1Q), on both outer families
+        final TunnelOptions options = new TunnelOptions(false, null, 0, null, 0, VLAN, 5);
+        assertEquals(0xA123, options.vlanTci());
+        check(options, false, INNER_V4, TUNNEL_SOURCE_V4, 0xA123, null);
+        check(options, true, INNER_V6, TUNNEL_SOURCE_V6, 0xA123, null);
+        check(new TunnelOptions(true, v4("10.200.0.0"), 16, v6("fd00:e::"), 96, VLAN, 7), true, INNER_V4,
+            FLOW_SOURCE_V6, 0xE123, KEY);
+        assertEquals(5, options.withVlan(0x456).vlanPcp());
+        assertEquals(0, options.withVlan(0).vlanPcp());
+        assertThrows(IllegalArgumentException.class, () -> new TunnelOptions(false, null, 0, null, 0, VLAN, 8));
+        assertThrows(IllegalArgumentException.class, () -> new TunnelOptions(false, null, 0, null, 0, 0, 3));
     }
 
     @Test

@@ -8,10 +8,11 @@ import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.counters.CounterType;
 import io.sluice.forwarder.maglev.MaglevBackend;
 import io.sluice.forwarder.maglev.MaglevFingerprint;
-import io.sluice.forwarder.lb.LoadBalancerState;
+import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.testing.FlowKeyBytes;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;
+import io.sluice.testkit.tags.NeedsDpdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * stickiness, removal, health and rejected commands exactly; the expected flow placement is computed in this JVM
  * from the same Maglev state.
  */
+@NeedsDpdk
 class ForwarderControlTest
 {
     private static final int FLOWS = 64;

@@ -3,8 +3,11 @@ package io.sluice.forwarder.process;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.sluice.common.control.ControlChannel;
 import io.sluice.common.counters.CountersFileHeader;
+import io.sluice.forwarder.agent.AffinityWorkerCores;
+import io.sluice.forwarder.agent.CoreHolder;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;
+import io.sluice.testkit.tags.NeedsDpdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +24,8 @@ import java.util.stream.Stream;
 import static io.sluice.forwarder.process.NodeSpec.backend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -28,6 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * How the forwarder process starts, refuses to start and stops: exit status 2 with file, field and reason for a bad
  * config, 1 when DPDK cannot be set up, 0 after SIGTERM, and no file left behind in any case.
  */
+@NeedsDpdk
 class ForwarderLifecycleTest
 {
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
@@ -213,6 +219,47 @@ class ForwarderLifecycleTest
             .contains("rx-worker-0: core 1 (outside the affinity 0 the process started with)"));
         forwarder.waitUntil("both frames received", () -> forwarder.rxPackets() == 2);
         forwarder.stop();
+    }
+
+    /**
+     * Two forwarders asking for one core: the first reserves it (OpenHFT affinity's lock file names its pid), the
+     * second exits 2 naming the core and the first's pid before EAL starts, and the core is free again once the
+     * first stops.
+     */
+    @Test
+    void aSecondForwarderOnAHeldCoreExits2NamingTheCoreAndItsHolder() throws IOException
+    {
+        final NodeSpec first = NodeSpec.create(dir).vdev("net_null0").port("net_null0")
+            .worker(1, "net_null0", "net_null0").idleStrategy("backoff");
+        final ForwarderProcess holder = forwarders.start(first, dir);
+        final long pid = holder.process().pid();
+        holder.waitUntil("the summary names the reservation", () -> holder.stdout()
+            .contains("rx-worker-0: core 1 (reserved: " + AffinityWorkerCores.lockFile(1) + ")"));
+        final CoreHolder held = AffinityWorkerCores.holder(1);
+        assertNotNull(held, "core 1 should be reserved while the first forwarder runs");
+        assertEquals(pid, held.pid(), "the lock file names the first forwarder");
+
+        final NodeSpec second = NodeSpec.create(dir).vdev("net_null0").port("net_null0")
+            .worker(1, "net_null0", "net_null0").idleStrategy("backoff");
+        final ForwarderProcess refused = forwarders.launch(second, second.toYaml(), dir);
+
+        assertEquals(2, refused.awaitExit(EXIT_TIMEOUT), refused.output());
+        final String expected = refused.configFile() + ": forwarder.workers[0].core: core 1 is held by pid " + pid +
+            " (java io.sluice.forwarder.ForwarderMain --config " + holder.configFile();
+        assertTrue(refused.stderr().contains(expected), "stderr should contain '" + expected + "'\n" +
+            refused.output());
+        assertTrue(refused.stderr().contains("(lock file " + AffinityWorkerCores.lockFile(1) + ")"),
+            refused.output());
+        assertFalse(refused.stderr().contains("Exception"), "a stack trace instead of a message\n" +
+            refused.output());
+        assertEquals("", refused.stdout(), "nothing on stdout for a refused core");
+        assertFalse(Files.exists(second.nodeDirectory()), "the refused forwarder made its node directory");
+        assertEquals(List.of(), refused.dpdkFiles(), "the refused forwarder left DPDK files\n" + refused.output());
+        assertTrue(holder.process().isAlive(), "the first forwarder runs on\n" + holder.output());
+
+        holder.stop();
+        assertNull(AffinityWorkerCores.holder(1), "core 1 is given back when the forwarder stops");
+        assertNoFilesLeft(refused); // both nodes share counters_dir: empty once the first stopped too
     }
 
     private static String cpusAllowed(final Path status) throws IOException

@@ -4,6 +4,7 @@ import io.sluice.common.counters.CounterType;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapReader;
 import io.sluice.forwarder.testing.PcapWriter;
+import io.sluice.testkit.tags.NeedsDpdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * {@code net_pcap} vdevs: every frame of both ports is forwarded, encapsulated, out of the worker's one transmit
  * port.
  */
+@NeedsDpdk
 class ForwarderMultiQueueTest
 {
     private static final int FRAMES_PORT_0 = 40;

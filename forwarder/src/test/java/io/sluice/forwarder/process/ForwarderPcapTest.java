@@ -7,6 +7,7 @@ import io.sluice.forwarder.pipeline.Verdict;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapReader;
 import io.sluice.forwarder.testing.PcapWriter;
+import io.sluice.testkit.tags.NeedsDpdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * in-process {@code PacketPipeline} built from the same settings and services produces, and the counters file must
  * agree with that pipeline's counters exactly.
  */
+@NeedsDpdk
 class ForwarderPcapTest
 {
     @RegisterExtension

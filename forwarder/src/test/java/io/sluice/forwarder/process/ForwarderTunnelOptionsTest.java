@@ -5,6 +5,7 @@ import io.sluice.forwarder.pipeline.TunnelOptions;
 import io.sluice.forwarder.pipeline.Verdict;
 import io.sluice.forwarder.testing.PcapReader;
 import io.sluice.forwarder.testing.PcapWriter;
+import io.sluice.testkit.tags.NeedsDpdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * carries the tag, the K bit and a source from the prefix (so the comparison cannot pass with options ignored on
  * both sides).
  */
+@NeedsDpdk
 class ForwarderTunnelOptionsTest
 {
     private static final int VLAN = 100;

@@ -2,9 +2,9 @@ package io.sluice.forwarder.process;
 
 import io.sluice.common.Vip;
 import io.sluice.common.config.PortConfig;
-import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.TunnelOptions;
+import io.sluice.forwarder.state.LoadBalancerState;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;

@@ -1,11 +1,11 @@
 package io.sluice.forwarder.process;
 
 import io.sluice.common.counters.CounterType;
-import io.sluice.forwarder.lb.LoadBalancerState;
 import io.sluice.forwarder.pipeline.DropReason;
 import io.sluice.forwarder.pipeline.PassReason;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.pipeline.Verdict;
+import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.testing.HexDump;
 import io.sluice.forwarder.testing.PcapReader;
 import io.sluice.forwarder.testing.PcapWriter;

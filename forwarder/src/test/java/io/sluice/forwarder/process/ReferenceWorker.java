@@ -1,7 +1,6 @@
 package io.sluice.forwarder.process;
 
 import io.sluice.forwarder.lb.ConnectionTable;
-import io.sluice.forwarder.lb.SnapshotPublisher;
 import io.sluice.forwarder.pipeline.DropReason;
 import io.sluice.common.config.IcmpEchoConfig;
 import io.sluice.common.config.IcmpTooBigConfig;
@@ -12,6 +11,7 @@ import io.sluice.forwarder.pipeline.PipelineConfig;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.pipeline.TunnelOptions;
 import io.sluice.forwarder.pipeline.Verdict;
+import io.sluice.forwarder.state.SnapshotPublisher;
 import io.sluice.forwarder.testing.OffHeapFrames;
 import org.agrona.concurrent.UnsafeBuffer;
 

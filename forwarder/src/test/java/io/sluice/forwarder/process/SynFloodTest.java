@@ -4,10 +4,11 @@ import io.sluice.common.Vip;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlResponse;
 import io.sluice.common.counters.CounterType;
-import io.sluice.forwarder.lb.LoadBalancerState;
+import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.testing.FlowKeyBytes;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;
+import io.sluice.testkit.tags.NeedsDpdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of their packets (Maglev would give it some of them if they were new, so an evicted established flow would show);
  * and the forwarder exits cleanly.
  */
+@NeedsDpdk
 class SynFloodTest
 {
     private static final int CAPACITY = 4096;

@@ -1,5 +1,6 @@
 package io.sluice.tools.check;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.common.config.BgpConfig;
 import io.sluice.common.config.BgpNeighborConfig;
 import io.sluice.common.config.ConfigException;
@@ -13,13 +14,22 @@ import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.NodeResources;
 import io.sluice.common.config.NumaLayout;
 import io.sluice.common.config.PortConfig;
+import io.sluice.common.config.TunnelEntropyConfig;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.config.VipRouteConfig;
 import io.sluice.common.config.WorkerConfig;
+import io.sluice.common.config.WorkerCpuLayout;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Callable;
 
 /**
  * Checks a node configuration file and prints a one-screen summary: {@code ConfigCheck [--cores N] [--eal] FILE}.
@@ -30,13 +40,19 @@ import java.util.List;
  * arguments and every port checked against its device.
  * Exits 0 when the file is valid, 2 with the problem on stderr when it is not, 64 on a usage error.
  */
-public final class ConfigCheck
+@Command(name = "ConfigCheck", synopsisHeading = "",
+    customSynopsis = "usage: ConfigCheck [--cores N] [--eal] FILE",
+    description = {"Validates a node config as the forwarder and the controller do (worker cores against this " +
+        "machine's, the memory the forwarder needs against what it has) and prints a summary, or FILE: FIELD: " +
+        "REASON."},
+    footerHeading = "%n", footer = "exit status: 0 valid, 2 invalid (FILE: FIELD: REASON on stderr), 1 DPDK " +
+        "cannot be loaded (--eal), 64 a usage error")
+public final class ConfigCheck implements Callable<Integer>
 {
     public static final int OK = 0;
     public static final int INVALID = 2;
     public static final int USAGE = 64;
 
-    private static final String USAGE_LINE = "usage: ConfigCheck [--cores N] [--eal] FILE";
     /** Keeps the summary on one screen; the file itself has the rest. */
     private static final int MAX_VIPS_SHOWN = 20;
 
@@ -57,8 +73,30 @@ public final class ConfigCheck
         void check(String file, NodeConfig config, PrintStream out) throws ConfigException;
     }
 
-    private ConfigCheck()
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--cores", paramLabel = "N",
+        description = "the file is meant for a machine of N cores: check worker cores against N cores, not this " +
+            "machine's, and skip the memory check")
+    private Integer cores;
+
+    @Option(names = "--eal", description = "also start EAL with the configured arguments (no workers) and check " +
+        "every port against its device (queues, MTU, RSS); the node's forwarder must not be running")
+    private boolean eal;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the node config, e.g. /etc/sluice/node.yaml")
+    private String file;
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final EalCheck ealCheck;
+
+    private ConfigCheck(final PrintStream out, final PrintStream err, final EalCheck ealCheck)
     {
+        this.out = out;
+        this.err = err;
+        this.ealCheck = ealCheck;
     }
 
     /**
@@ -96,35 +134,22 @@ public final class ConfigCheck
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err, final EalCheck ealCheck)
     {
-        int cores = 0;
-        boolean eal = false;
-        String file = null;
-        boolean bad = false;
-        for (int i = 0; i < args.length && !bad; i++)
+        if (args.length == 0)
         {
-            if ("--cores".equals(args[i]) && i + 1 < args.length && cores == 0)
-            {
-                cores = parseCores(args[++i]);
-                bad = cores < 1;
-            }
-            else if ("--eal".equals(args[i]) && !eal)
-            {
-                eal = true;
-            }
-            else if (!args[i].startsWith("-") && file == null)
-            {
-                file = args[i];
-            }
-            else
-            {
-                bad = true;
-            }
-        }
-        if (bad || file == null)
-        {
-            err.println(USAGE_LINE);
+            err.println(CommandLines.usageLine(CommandLines.of(new ConfigCheck(out, err, ealCheck), out, err, USAGE)));
             return USAGE;
         }
+        return CommandLines.execute(new ConfigCheck(out, err, ealCheck), args, out, err, USAGE);
+    }
+
+    @Override
+    public Integer call()
+    {
+        if (cores != null && cores < 1)
+        {
+            throw CommandLines.usageError(spec, "--cores must be at least 1, got '" + cores + "'");
+        }
+        final int cores = this.cores == null ? 0 : this.cores;
         if (eal && ealCheck == null)
         {
             err.println("ConfigCheck: --eal starts DPDK: run it as scripts/sluice check-config --eal FILE");
@@ -150,18 +175,6 @@ public final class ConfigCheck
         }
     }
 
-    private static int parseCores(final String text)
-    {
-        try
-        {
-            return Integer.parseInt(text);
-        }
-        catch (final NumberFormatException ex)
-        {
-            return 0;
-        }
-    }
-
     // What the checks compared with: the machine's cores and this process's, the memory the forwarder needs.
     private static void printMachine(final NodeConfig config, final MachineCpus cpus, final boolean thisMachine,
         final PrintStream out)
@@ -176,7 +189,7 @@ public final class ConfigCheck
         out.printf("  %s%s%n", resources.describe(), unchecked);
         if (thisMachine)
         {
-            printNuma(config.forwarder(), NumaLayout.probe(), out);
+            printNuma(config.forwarder(), NumaLayout.probe(), WorkerCpuLayout.probe(), out);
         }
     }
 
@@ -190,8 +203,28 @@ public final class ConfigCheck
      */
     static void printNuma(final ForwarderConfig forwarder, final NumaLayout numa, final PrintStream out)
     {
-        out.printf("  numa: %d node(s)%n", numa.nodeCount());
-        for (final String warning : numa.remoteWorkers(forwarder))
+        printNuma(forwarder, numa, WorkerCpuLayout.UNKNOWN, out);
+    }
+
+    /**
+     * Prints the NUMA layout and the CPU layout the workers were checked against, a warning per pair of workers on
+     * hyperthread siblings, and one per worker whose core is on another node (or socket) than one of its ports.
+     *
+     * @param forwarder the forwarder section.
+     * @param numa      the machine's NUMA layout.
+     * @param cpus      the machine's sockets, cores and threads.
+     * @param out       where it goes.
+     */
+    static void printNuma(final ForwarderConfig forwarder, final NumaLayout numa, final WorkerCpuLayout cpus,
+        final PrintStream out)
+    {
+        out.printf("  numa: %d node(s)%s%n", numa.nodeCount(), cpus == WorkerCpuLayout.UNKNOWN ? "" :
+            ", " + cpus.describe());
+        for (final String warning : cpus.siblingWorkers(forwarder))
+        {
+            out.println("  warning: " + warning);
+        }
+        for (final String warning : numa.remoteWorkers(forwarder, numa::nodeOfPort, cpus))
         {
             out.println("  warning: " + warning);
         }
@@ -234,6 +267,7 @@ public final class ConfigCheck
             forwarder.ownMacAuto() ? "auto" : forwarder.ownMac().text(),
             forwarder.nextHopMac() == null ? "per port" : forwarder.nextHopMac().text(),
             address(forwarder.tunnelSourceV4()), address(forwarder.tunnelSourceV6()), forwarder.tunnelMtu());
+        printTunnelOptions(forwarder, out);
         final ConnectionTableConfig table = forwarder.connectionTable();
         out.printf("  maglev M=%d seed=0x%x; connections %d per worker, idle tcp %s udp %s other %s%n",
             forwarder.maglevTableSize(), forwarder.hashSeed(), table.capacity(),
@@ -252,19 +286,47 @@ public final class ConfigCheck
             {
                 out.printf("  %-16s next hop %s%n", "", port.nextHopMac().text());
             }
+            if (port.vlan() != 0)
+            {
+                out.printf("  %-16s encapsulated frames tagged 802.1Q VLAN %d PCP %d%n", "", port.vlan(),
+                    port.vlanPcp());
+            }
         }
         out.println("workers:");
-        for (final WorkerConfig worker : forwarder.workers())
+        for (int w = 0; w < forwarder.workers().size(); w++)
         {
+            final WorkerConfig worker = forwarder.workers().get(w);
             final StringBuilder rx = new StringBuilder();
             for (final WorkerConfig.RxQueue queue : worker.rx())
             {
                 rx.append(rx.length() == 0 ? "" : ", ").append(queue.port()).append('/').append(queue.queue());
             }
             out.printf("  core %-3d rx %s -> tx %s/%d%n", worker.core(), rx, worker.txPort(), worker.txQueue());
+            for (final String port : worker.rx().stream().map(WorkerConfig.RxQueue::port).distinct().toList())
+            {
+                final int queue = forwarder.returnQueue(w, port);
+                if (!port.equals(worker.txPort()) && queue >= 0)
+                {
+                    out.printf("  %-8s ICMP replies%s -> tx %s/%d%n", "",
+                        forwarder.kernelPortOf(port) == null ? "" : " and kernel frames", port, queue);
+                }
+            }
         }
         printVips(config.vips(), out);
         printBgp(config.controller().bgp(), out);
+    }
+
+    // GRE key, per-flow outer source prefixes and the ICMP modes: what the encapsulated frames and replies look like.
+    private static void printTunnelOptions(final ForwarderConfig forwarder, final PrintStream out)
+    {
+        final TunnelEntropyConfig entropy = forwarder.tunnelEntropy();
+        out.printf("  tunnel options: GRE key %s, outer source %s%s; icmp echo %s, icmp too big %s%n",
+            entropy.greKey() ? "on (flow hash)" : "off",
+            entropy.sourcePrefixV4() == null ? "fixed" :
+                address(entropy.sourcePrefixV4()) + "/" + entropy.sourcePrefixV4Length(),
+            entropy.sourcePrefixV6() == null ? "" :
+                ", " + address(entropy.sourcePrefixV6()) + "/" + entropy.sourcePrefixV6Length(),
+            forwarder.icmpEcho().reply() ? "reply" : "kernel", forwarder.icmpTooBig().send() ? "send" : "drop");
     }
 
     private static void printBgp(final BgpConfig bgp, final PrintStream out)

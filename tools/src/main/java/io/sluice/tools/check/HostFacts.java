@@ -1,16 +1,24 @@
 package io.sluice.tools.check;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.PortConfig;
 import io.sluice.common.config.WorkerConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
 /**
@@ -23,7 +31,11 @@ import java.util.regex.Pattern;
  * more per NUMA node it uses. The connection tables are Java off-heap memory advised to transparent huge pages
  * ({@code HugePageMemory}), not hugetlbfs: they need THP set to {@code always} or {@code madvise}.
  */
-public final class HostFacts
+@Command(name = "HostFacts", synopsisHeading = "", customSynopsis = "usage: HostFacts [--cores N] FILE",
+    description = {"What the node config asks of this host (cores, PCI ports, pool and table sizes) as " +
+        "key=value lines, for scripts/sluice host-setup."},
+    footerHeading = "%n", footer = "exit status: 0, 2 a bad config (FILE: FIELD: REASON on stderr), 64 a usage error")
+public final class HostFacts implements Callable<Integer>
 {
     /**
      * DPDK memory per mbuf: the 2,176-byte data room (2,048 + 128 headroom), the 128-byte {@code rte_mbuf}, the
@@ -39,8 +51,23 @@ public final class HostFacts
     private static final Pattern PCI_ADDRESS =
         Pattern.compile("([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]");
 
-    private HostFacts()
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--cores", paramLabel = "N",
+        description = "check worker cores against N cores, the host's (default: the cores this JVM sees)")
+    private Integer cores;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the node config")
+    private Path file;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private HostFacts(final PrintStream out, final PrintStream err)
     {
+        this.out = out;
+        this.err = err;
     }
 
     /**
@@ -64,28 +91,20 @@ public final class HostFacts
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        int cores = Runtime.getRuntime().availableProcessors();
-        int next = 0;
-        if (args.length == 3 && "--cores".equals(args[0]))
+        return CommandLines.execute(new HostFacts(out, err), args, out, err, ConfigCheck.USAGE);
+    }
+
+    @Override
+    public Integer call()
+    {
+        final int cores = this.cores == null ? Runtime.getRuntime().availableProcessors() : this.cores;
+        if (cores < 1)
         {
-            try
-            {
-                cores = Integer.parseInt(args[1]);
-            }
-            catch (final NumberFormatException ex)
-            {
-                cores = 0;
-            }
-            next = 2;
-        }
-        if (args.length != next + 1 || cores < 1 || args[next].startsWith("-"))
-        {
-            err.println("usage: HostFacts [--cores N] FILE");
-            return ConfigCheck.USAGE;
+            throw CommandLines.usageError(spec, "--cores must be at least 1, got '" + cores + "'");
         }
         try
         {
-            facts(NodeConfig.load(Path.of(args[next]), cores)).forEach((key, value) -> out.println(key + "=" + value));
+            facts(NodeConfig.load(file, cores)).forEach((key, value) -> out.println(key + "=" + value));
             return ConfigCheck.OK;
         }
         catch (final ConfigException ex)

@@ -5,7 +5,9 @@ import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ControlClient;
 import io.sluice.common.control.ControlException;
 import io.sluice.common.control.ControlResponse;
+import io.sluice.common.cli.CommandLines;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import picocli.CommandLine;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -38,29 +40,6 @@ public final class ControlTool
     static final String USAGE = "usage: control (--file PATH | --node NAME [--dir DIR]) [--timeout DURATION] " +
         "COMMAND ARGS...";
 
-    private static final String HELP = USAGE + "\n" +
-        "commands:\n" +
-        "  add-vip ADDR PORT tcp|udp [--name N]\n" +
-        "  remove-vip ADDR PORT tcp|udp\n" +
-        "  add-backend ADDR PORT tcp|udp BACKEND [--weight W] [--down] [--name N]\n" +
-        "  remove-backend ADDR PORT tcp|udp BACKEND\n" +
-        "  set-weight ADDR PORT tcp|udp BACKEND W\n" +
-        "  set-health ADDR PORT tcp|udp BACKEND up|down\n" +
-        "  drain ADDR PORT tcp|udp BACKEND          weight 0: no new flows, established flows stay\n" +
-        "  state [--json]                           the forwarder's VIPs and backends\n" +
-        "  burst ADDR PORT tcp|udp BACKEND W [--max M] [--start-file F]\n" +
-        "                                           set-weight M times (default " +
-        ControlToolCommandLine.DEFAULT_BURST_MAX + ") without waiting, or until the ring\n" +
-        "                                           is full; then waits --timeout (default " +
-        ControlToolCommandLine.DEFAULT_BURST_TIMEOUT.toSeconds() + "s) for every answer;\n" +
-        "                                           --start-file: first wait (at most " +
-        START_FILE_WAIT.toSeconds() + " s) until F exists\n" +
-        "ADDR and BACKEND are IP literals (never resolved); PORT is 0..65535, 0 or * for all ports;\n" +
-        "W is 0..65535 (default " + ControlToolCommandLine.DEFAULT_WEIGHT + "); --node finds DIR/NAME/" +
-        ControlChannel.FILE_NAME + " (DIR defaults to " + ControlChannel.DEFAULT_DIRECTORY + ");\n" +
-        "--timeout is a duration such as 500ms or 5s (default 5s).\n" +
-        "exit status: 0 accepted, 1 rejected, 2 bad arguments, 3 no answer in time, 4 no forwarder";
-
     private ControlTool()
     {
     }
@@ -85,28 +64,25 @@ public final class ControlTool
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
+        final CommandLine commandLine = CommandLines.of(new ControlCommands(out, err), out, err, EXIT_USAGE);
         if (args.length == 0)
         {
-            err.println(HELP);
+            commandLine.usage(err);
             return EXIT_USAGE;
         }
-        if (ControlToolCommandLine.wantsHelp(args))
-        {
-            out.println(HELP);
-            return EXIT_ACCEPTED;
-        }
-        final ControlToolCommandLine commandLine;
-        try
-        {
-            commandLine = ControlToolCommandLine.parse(args);
-        }
-        catch (final ControlToolCommandLine.BadArgumentException ex)
-        {
-            err.println("control: " + ex.getMessage());
-            err.println(USAGE);
-            return EXIT_USAGE;
-        }
+        return CommandLines.execute(commandLine, args);
+    }
 
+    /**
+     * Sends a checked command line's command and prints the answer.
+     *
+     * @param commandLine the command line, checked.
+     * @param out         where answers go.
+     * @param err         where problems go.
+     * @return the exit status, one of the {@code EXIT_} constants.
+     */
+    static int run(final ControlToolCommandLine commandLine, final PrintStream out, final PrintStream err)
+    {
         final ControlChannel channel;
         try
         {

@@ -7,20 +7,16 @@ import io.sluice.common.control.WireFields;
 import io.sluice.common.Vip;
 import io.sluice.common.config.Durations;
 import io.sluice.common.config.IpLiterals;
+import io.sluice.common.cli.CommandLines;
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
- * The parsed command line of {@link ControlTool}. Options may come anywhere; every problem is a
- * {@link BadArgumentException} whose message names the argument.
+ * The checked command line of {@link ControlTool}, as {@link ControlCommands} (picocli) parsed it. The helpers
+ * below turn operands into wire values; every problem is a usage error whose message names the argument.
  *
  * @param file    the control file.
  * @param timeout how long to wait for the answer.
@@ -38,149 +34,13 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
     static final int DEFAULT_BURST_MAX = 100_000;
     static final int DEFAULT_WEIGHT = 1;
 
-    private static final Set<String> VALUE_OPTIONS = Set.of("--file", "--node", "--dir", "--timeout", "--name",
-        "--weight", "--max", "--start-file");
-    private static final Set<String> FLAG_OPTIONS = Set.of("--down", "--json");
-    private static final String VIP_ARGS = "ADDR PORT tcp|udp";
+    static final String VIP_ARGS = "ADDR PORT tcp|udp";
 
-    /**
-     * Tells whether the arguments ask for help.
-     *
-     * @param args the command line.
-     * @return true when --help or -h is among them.
-     */
-    static boolean wantsHelp(final String[] args)
+    static Path file(final CommandSpec spec, final String file, final String node, final String dir)
     {
-        for (final String arg : args)
-        {
-            if ("--help".equals(arg) || "-h".equals(arg))
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Parses a command line.
-     *
-     * @param args the command line.
-     * @return the parsed command.
-     * @throws BadArgumentException naming the argument at fault.
-     */
-    static ControlToolCommandLine parse(final String[] args)
-    {
-        final Map<String, String> values = new HashMap<>();
-        final Set<String> flags = new HashSet<>();
-        final List<String> words = new ArrayList<>();
-        for (int i = 0; i < args.length; i++)
-        {
-            final String arg = args[i];
-            if (VALUE_OPTIONS.contains(arg))
-            {
-                if (i + 1 >= args.length)
-                {
-                    throw new BadArgumentException(arg + " needs a value");
-                }
-                if (values.put(arg, args[++i]) != null)
-                {
-                    throw new BadArgumentException(arg + " is given twice");
-                }
-            }
-            else if (FLAG_OPTIONS.contains(arg))
-            {
-                if (!flags.add(arg))
-                {
-                    throw new BadArgumentException(arg + " is given twice");
-                }
-            }
-            else if (arg.startsWith("--"))
-            {
-                throw new BadArgumentException("unknown option: " + arg);
-            }
-            else
-            {
-                words.add(arg);
-            }
-        }
-        if (words.isEmpty())
-        {
-            throw new BadArgumentException("a command is required (add-vip, remove-vip, add-backend, " +
-                "remove-backend, set-weight, set-health, drain, state, burst)");
-        }
-        final Path file = file(values);
-        final String verb = words.get(0);
-        final boolean burst = "burst".equals(verb);
-        final Duration timeout = burst && !values.containsKey("--timeout") ? DEFAULT_BURST_TIMEOUT :
-            timeout(values.get("--timeout"));
-        final List<String> operands = words.subList(1, words.size());
-        final ControlCommand command = command(verb, operands, values, flags);
-        if (command != null && flags.contains("--json"))
-        {
-            throw new BadArgumentException("--json applies to state only");
-        }
-        final int burstMax = values.containsKey("--max") ? burstMax(values.get("--max")) : DEFAULT_BURST_MAX;
-        final String startFile = values.get("--start-file");
-        return new ControlToolCommandLine(file, timeout, verb, command, flags.contains("--json"), burstMax,
-            startFile == null ? null : Path.of(startFile));
-    }
-
-    private static ControlCommand command(final String verb, final List<String> operands,
-        final Map<String, String> values, final Set<String> flags)
-    {
-        final boolean addBackend = "add-backend".equals(verb);
-        allowOnly(verb, values, flags, addBackend || "add-vip".equals(verb), "--name");
-        allowOnly(verb, values, flags, addBackend, "--weight");
-        allowOnly(verb, values, flags, addBackend, "--down");
-        allowOnly(verb, values, flags, "burst".equals(verb), "--max");
-        allowOnly(verb, values, flags, "burst".equals(verb), "--start-file");
-        final String name = values.get("--name");
-        switch (verb)
-        {
-            case "add-vip":
-                expectOperands(verb, operands, VIP_ARGS, 3);
-                return new ControlCommand.AddVip(vip(operands), checkName(name));
-            case "remove-vip":
-                expectOperands(verb, operands, VIP_ARGS, 3);
-                return new ControlCommand.RemoveVip(vip(operands));
-            case "add-backend":
-                expectOperands(verb, operands, VIP_ARGS + " BACKEND", 4);
-                return new ControlCommand.AddBackend(vip(operands), backend(operands),
-                    values.containsKey("--weight") ? weight("--weight", values.get("--weight")) : DEFAULT_WEIGHT,
-                    !flags.contains("--down"), checkName(name));
-            case "remove-backend":
-                expectOperands(verb, operands, VIP_ARGS + " BACKEND", 4);
-                return new ControlCommand.RemoveBackend(vip(operands), backend(operands));
-            case "set-weight":
-                expectOperands(verb, operands, VIP_ARGS + " BACKEND WEIGHT", 5);
-                return new ControlCommand.SetBackendWeight(vip(operands), backend(operands),
-                    weight("WEIGHT", operands.get(4)));
-            case "burst":
-                expectOperands(verb, operands, VIP_ARGS + " BACKEND WEIGHT", 5);
-                return new ControlCommand.SetBackendWeight(vip(operands), backend(operands),
-                    weight("WEIGHT", operands.get(4)));
-            case "set-health":
-                expectOperands(verb, operands, VIP_ARGS + " BACKEND up|down", 5);
-                return new ControlCommand.SetBackendHealth(vip(operands), backend(operands), health(operands.get(4)));
-            case "drain":
-                expectOperands(verb, operands, VIP_ARGS + " BACKEND", 4);
-                return new ControlCommand.DrainBackend(vip(operands), backend(operands));
-            case "state":
-                expectOperands(verb, operands, "", 0);
-                return null;
-            default:
-                throw new BadArgumentException("unknown command '" + verb + "'");
-        }
-    }
-
-    private static Path file(final Map<String, String> values)
-    {
-        final String file = values.get("--file");
-        final String node = values.get("--node");
-        final String dir = values.get("--dir");
         if (file != null && (node != null || dir != null))
         {
-            throw new BadArgumentException("--file cannot be combined with --node or --dir");
+            throw CommandLines.usageError(spec, "--file cannot be combined with --node or --dir");
         }
         if (file != null)
         {
@@ -188,7 +48,7 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
         }
         if (node == null)
         {
-            throw new BadArgumentException("--file PATH or --node NAME is required");
+            throw CommandLines.usageError(spec, "--file PATH or --node NAME is required");
         }
         try
         {
@@ -196,69 +56,45 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new BadArgumentException("--node: " + ex.getMessage());
+            throw CommandLines.usageError(spec, "--node: " + ex.getMessage());
         }
     }
 
-    private static Duration timeout(final String text)
+    static Duration timeout(final CommandSpec spec, final String text, final Duration byDefault)
     {
         if (text == null)
         {
-            return DEFAULT_TIMEOUT;
+            return byDefault;
         }
         try
         {
             final long nanos = Durations.parseNanos(text);
             if (nanos <= 0)
             {
-                throw new BadArgumentException("--timeout must be positive, got '" + text + "'");
+                throw CommandLines.usageError(spec, "--timeout must be positive, got '" + text + "'");
             }
             return Duration.ofNanos(nanos);
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new BadArgumentException("--timeout: " + ex.getMessage());
+            throw CommandLines.usageError(spec, "--timeout: " + ex.getMessage());
         }
     }
 
-    private static void allowOnly(final String verb, final Map<String, String> values, final Set<String> flags,
-        final boolean allowed, final String option)
+    static Vip vip(final CommandSpec spec, final String addressText, final String portText, final String protocolText)
     {
-        if (!allowed && (values.containsKey(option) || flags.contains(option)))
-        {
-            throw new BadArgumentException(option + " does not apply to " + verb);
-        }
-    }
-
-    private static void expectOperands(final String verb, final List<String> operands, final String shape,
-        final int count)
-    {
-        if (operands.size() != count)
-        {
-            throw new BadArgumentException(verb + " takes " + (count == 0 ? "no arguments" : shape) + ", got " +
-                (operands.isEmpty() ? "none" : String.join(" ", operands)));
-        }
-    }
-
-    private static Vip vip(final List<String> operands)
-    {
-        final InetAddress address = address("ADDR", operands.get(0));
-        final int port = port(operands.get(1));
-        final int protocol = switch (operands.get(2))
+        final InetAddress address = address(spec, "ADDR", addressText);
+        final int port = port(spec, portText);
+        final int protocol = switch (protocolText)
         {
             case "tcp" -> Vip.TCP;
             case "udp" -> Vip.UDP;
-            default -> throw new BadArgumentException("protocol must be tcp or udp, got '" + operands.get(2) + "'");
+            default -> throw CommandLines.usageError(spec, "protocol must be tcp or udp, got '" + protocolText + "'");
         };
         return new Vip(address, port, protocol);
     }
 
-    private static InetAddress backend(final List<String> operands)
-    {
-        return address("BACKEND", operands.get(3));
-    }
-
-    private static InetAddress address(final String what, final String text)
+    static InetAddress address(final CommandSpec spec, final String what, final String text)
     {
         try
         {
@@ -266,11 +102,11 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new BadArgumentException(what + ": " + ex.getMessage());
+            throw CommandLines.usageError(spec, what + ": " + ex.getMessage());
         }
     }
 
-    private static int port(final String text)
+    private static int port(final CommandSpec spec, final String text)
     {
         if ("*".equals(text))
         {
@@ -279,43 +115,43 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
         final int port = integer(text);
         if (port < 0 || port > 65535)
         {
-            throw new BadArgumentException("PORT must be 0..65535 (0 or * for all ports), got '" + text + "'");
+            throw CommandLines.usageError(spec, "PORT must be 0..65535 (0 or * for all ports), got '" + text + "'");
         }
         return port;
     }
 
-    private static int weight(final String what, final String text)
+    static int weight(final CommandSpec spec, final String what, final String text)
     {
         final int weight = integer(text);
         if (weight < 0 || weight > ControlProtocol.MAX_WEIGHT)
         {
-            throw new BadArgumentException(what + " must be an integer 0.." + ControlProtocol.MAX_WEIGHT +
+            throw CommandLines.usageError(spec, what + " must be an integer 0.." + ControlProtocol.MAX_WEIGHT +
                 ", got '" + text + "'");
         }
         return weight;
     }
 
-    private static int burstMax(final String text)
+    static int burstMax(final CommandSpec spec, final String text)
     {
         final int max = integer(text);
         if (max < 1)
         {
-            throw new BadArgumentException("--max must be an integer 1..999999999, got '" + text + "'");
+            throw CommandLines.usageError(spec, "--max must be an integer 1..999999999, got '" + text + "'");
         }
         return max;
     }
 
-    private static boolean health(final String text)
+    static boolean health(final CommandSpec spec, final String text)
     {
         return switch (text)
         {
             case "up" -> true;
             case "down" -> false;
-            default -> throw new BadArgumentException("health must be up or down, got '" + text + "'");
+            default -> throw CommandLines.usageError(spec, "health must be up or down, got '" + text + "'");
         };
     }
 
-    private static String checkName(final String name)
+    static String checkName(final CommandSpec spec, final String name)
     {
         try
         {
@@ -324,7 +160,7 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new BadArgumentException(ex.getMessage());
+            throw CommandLines.usageError(spec, ex.getMessage());
         }
     }
 
@@ -343,18 +179,5 @@ record ControlToolCommandLine(Path file, Duration timeout, String verb, ControlC
             }
         }
         return Integer.parseInt(text);
-    }
-
-    /**
-     * A command line the tool cannot run; the message names the argument and the reason.
-     */
-    static final class BadArgumentException extends RuntimeException
-    {
-        private static final long serialVersionUID = 1L;
-
-        BadArgumentException(final String message)
-        {
-            super(message);
-        }
     }
 }

@@ -1,9 +1,16 @@
 package io.sluice.tools.controller;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.MetricsConfig;
 import io.sluice.common.config.NodeConfig;
 import io.sluice.controller.operator.ActionToken;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,8 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.Callable;
 
 /**
  * {@code sluice status|drain|undrain|set-weight}: asks the node's running controller over its HTTP endpoint (the
@@ -34,7 +40,15 @@ import java.util.List;
  * else {@code /etc/sluice/node.yaml}. Exit status: 0 done, 1 refused or no controller, 2 usage or
  * bad config.
  */
-public final class ControllerTool
+@Command(name = "sluice", synopsisHeading = "", customSynopsis = ControllerTool.USAGE, commandListHeading = "commands:%n",
+    footerHeading = "%n", footer = {
+        "Without --config, the file is $SLUICE_CONFIG, else /etc/sluice/node.yaml. VIP is the VIP's name; BACKEND its " +
+            "name or address.",
+        "exit status: 0 done, 1 refused or no controller, 2 usage or bad config"},
+    subcommands = {
+        ControllerTool.Status.class, ControllerTool.Drain.class, ControllerTool.Undrain.class,
+        ControllerTool.SetWeight.class, ControllerTool.Reload.class})
+public final class ControllerTool implements Callable<Integer>
 {
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
@@ -48,8 +62,16 @@ public final class ControllerTool
     static final Path DEFAULT_CONFIG = Path.of("/etc/sluice/node.yaml");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    private ControllerTool()
+    @Spec
+    private CommandSpec spec;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private ControllerTool(final PrintStream out, final PrintStream err)
     {
+        this.out = out;
+        this.err = err;
     }
 
     /**
@@ -62,37 +84,148 @@ public final class ControllerTool
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(final String[] args, final PrintStream out, final PrintStream err)
+    /**
+     * Runs the tool.
+     *
+     * @param args the subcommand and its arguments.
+     * @param out  where answers go.
+     * @param err  where problems go.
+     * @return 0 done, 1 refused or no controller, 2 usage or bad config.
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
+        final CommandLine commandLine = CommandLines.of(new ControllerTool(out, err), out, err, EXIT_USAGE, true);
         if (args.length == 0)
         {
-            err.println(USAGE);
+            commandLine.usage(err);
             return EXIT_USAGE;
         }
-        final String command = args[0];
-        Path configFile = null;
-        boolean json = false;
-        final List<String> positional = new ArrayList<>();
-        for (int i = 1; i < args.length; i++)
+        return CommandLines.execute(commandLine, args);
+    }
+
+    @Override
+    public Integer call()
+    {
+        throw CommandLines.usageError(spec, "a command is required (status, drain, undrain, set-weight, reload)");
+    }
+
+    /** What every subcommand has: the node config that names the controller. */
+    abstract static class ControllerCommand implements Callable<Integer>
+    {
+        @Spec
+        CommandSpec spec;
+
+        @CommandLine.ParentCommand
+        ControllerTool tool;
+
+        @Option(names = "--config", paramLabel = "FILE",
+            description = "the node config (default $SLUICE_CONFIG, else " + "/etc/sluice/node.yaml" + ")")
+        Path configFile;
+
+        /**
+         * The controller's path and query for this command.
+         *
+         * @return e.g. {@code /drain?vip=web&backend=be1}.
+         */
+        abstract String path();
+
+        /** @return true for a GET (status), false for an action, which carries the controller's token. */
+        boolean read()
         {
-            if (args[i].equals("--config") && i + 1 < args.length)
-            {
-                configFile = Path.of(args[++i]);
-            }
-            else if (args[i].equals("--json") && command.equals("status"))
-            {
-                json = true;
-            }
-            else if (args[i].startsWith("--"))
-            {
-                err.println("sluice " + command + ": unknown option '" + args[i] + "'\n" + USAGE);
-                return EXIT_USAGE;
-            }
-            else
-            {
-                positional.add(args[i]);
-            }
+            return false;
         }
+
+        @Override
+        public Integer call()
+        {
+            return tool.ask(this);
+        }
+    }
+
+    @Command(name = "status", description = "the running controller's view: forwarder liveness, BGP, VIPs, " +
+        "backends (health, weight, slots)")
+    static final class Status extends ControllerCommand
+    {
+        @Option(names = "--json", description = "as one JSON object")
+        boolean json;
+
+        @Override
+        String path()
+        {
+            return "/status" + (json ? "?format=json" : "");
+        }
+
+        @Override
+        boolean read()
+        {
+            return true;
+        }
+    }
+
+    /** A command on one backend of a VIP. */
+    abstract static class OnBackend extends ControllerCommand
+    {
+        @Parameters(index = "0", paramLabel = "VIP", description = "the VIP's name")
+        String vip;
+
+        @Parameters(index = "1", paramLabel = "BACKEND", description = "the backend's name or address")
+        String backend;
+
+        String query()
+        {
+            return "?vip=" + encode(vip) + "&backend=" + encode(backend);
+        }
+    }
+
+    @Command(name = "drain", description = "weight 0 through the controller: existing flows stay, no new ones " +
+        "(kept across restarts)")
+    static final class Drain extends OnBackend
+    {
+        @Override
+        String path()
+        {
+            return "/drain" + query();
+        }
+    }
+
+    @Command(name = "undrain", description = "back to the weight the backend had before the drain")
+    static final class Undrain extends OnBackend
+    {
+        @Override
+        String path()
+        {
+            return "/undrain" + query();
+        }
+    }
+
+    @Command(name = "set-weight", description = "a new weight through the controller")
+    static final class SetWeight extends OnBackend
+    {
+        @Parameters(index = "2", paramLabel = "WEIGHT", description = "0..65535")
+        String weight;
+
+        @Override
+        String path()
+        {
+            return "/set-weight" + query() + "&weight=" + encode(weight);
+        }
+    }
+
+    @Command(name = "reload", description = "the controller re-reads the node config and applies VIP, backend, " +
+        "weight and health-check changes (also on SIGHUP); other changes are refused with the reason")
+    static final class Reload extends ControllerCommand
+    {
+        @Override
+        String path()
+        {
+            return "/reload";
+        }
+    }
+
+    private int ask(final ControllerCommand command)
+    {
+        final String name = command.spec.name();
+        Path configFile = command.configFile;
         if (configFile == null && System.getenv("SLUICE_CONFIG") != null)
         {
             configFile = Path.of(System.getenv("SLUICE_CONFIG"));
@@ -101,20 +234,10 @@ public final class ControllerTool
         {
             configFile = DEFAULT_CONFIG;
         }
-        final int expected = switch (command)
+        if (configFile == null)
         {
-            case "status", "reload" -> 0;
-            case "drain", "undrain" -> 2;
-            case "set-weight" -> 3;
-            default -> -1;
-        };
-        if (expected < 0 || positional.size() != expected || configFile == null)
-        {
-            err.println((expected < 0 ? "sluice: unknown command '" + command + "'" :
-                configFile == null ? "sluice " + command + ": --config FILE is required (or SLUICE_CONFIG, or " +
-                DEFAULT_CONFIG + ")" :
-                "sluice " + command + ": expected " + expected + " arguments, got " + positional.size()) + "\n" + USAGE);
-            return EXIT_USAGE;
+            throw CommandLines.usageError(command.spec, "--config FILE is required (or SLUICE_CONFIG, or " +
+                DEFAULT_CONFIG + ")");
         }
         final NodeConfig config;
         try
@@ -128,10 +251,9 @@ public final class ControllerTool
         }
         final String base = baseUri(config.controller().metrics());
         final HttpRequest request;
-        if (command.equals("status"))
+        if (command.read())
         {
-            request = HttpRequest.newBuilder(URI.create(base + "/status" + (json ? "?format=json" : "")))
-                .timeout(TIMEOUT).GET().build();
+            request = HttpRequest.newBuilder(URI.create(base + command.path())).timeout(TIMEOUT).GET().build();
         }
         else
         {
@@ -143,15 +265,12 @@ public final class ControllerTool
             }
             catch (final IOException ex)
             {
-                err.println("sluice " + command + ": cannot read the controller's token " +
+                err.println("sluice " + name + ": cannot read the controller's token " +
                     config.nodeDirectory().resolve(ActionToken.FILE_NAME) + " (" + ex + "); is the controller " +
                     "running, and are you its user (or root)?");
                 return EXIT_FAILED;
             }
-            final String path = command.equals("reload") ? "/reload" : "/" + command + "?vip=" +
-                encode(positional.get(0)) + "&backend=" + encode(positional.get(1)) +
-                (command.equals("set-weight") ? "&weight=" + encode(positional.get(2)) : "");
-            request = HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
+            request = HttpRequest.newBuilder(URI.create(base + command.path())).timeout(TIMEOUT)
                 .header("Authorization", ActionToken.header(token))
                 .POST(HttpRequest.BodyPublishers.noBody()).build();
         }
@@ -164,7 +283,7 @@ public final class ControllerTool
         }
         catch (final IOException ex)
         {
-            err.println("sluice " + command + ": no controller answers at " + base + " (" + ex + "); is " +
+            err.println("sluice " + name + ": no controller answers at " + base + " (" + ex + "); is " +
                 "`sluice controller --config " + configFile + "` running?");
             return EXIT_FAILED;
         }

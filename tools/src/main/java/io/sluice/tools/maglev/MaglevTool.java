@@ -1,15 +1,21 @@
 package io.sluice.tools.maglev;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.common.json.JsonWriter;
 import io.sluice.forwarder.maglev.MaglevBackend;
 import io.sluice.forwarder.maglev.MaglevTable;
 import io.sluice.forwarder.maglev.MaglevTableBuilder;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.concurrent.Callable;
 
 /**
  * Times {@link MaglevTableBuilder} on the C reference's backend set ({@link BenchmarkBackends}) and prints the
@@ -21,24 +27,50 @@ import java.util.Set;
  * For steady-state timings with a warmed-up JIT use the JMH benchmark (bench module, MaglevBuildBenchmark); this
  * tool is the quick, side-by-side check.
  */
-public final class MaglevTool
+@Command(name = "MaglevTool",
+    description = "Times the Maglev table build on the C reference's backend set (backend i is 10.0.0.0 + i + 1, " +
+        "weight 1, id i) and prints the median build time, the slots per backend and the table's checksum.")
+public final class MaglevTool implements Callable<Integer>
 {
-    static final String USAGE = "usage: MaglevTool --backends N --table-size M [--seed S] [--iterations K] " +
-        "[--warmup W] [--json]";
-
-    private static final String HELP = USAGE + "\n" +
-        "  N  backends, 1.." + BenchmarkBackends.MAX_BACKENDS + " (backend i is 10.0.0.0 + i + 1, weight 1, id i)\n" +
-        "  M  table size, a prime in 3..2147483647\n" +
-        "  S  hash seed, a signed 64-bit integer (default 0)\n" +
-        "  K  timed builds, 1..1000000 (default 50)\n" +
-        "  W  untimed warm-up builds, 0..1000000 (default 10)\n" +
-        "  --json  one JSON object instead of text";
+    /** Exit status for a bad command line. */
+    static final int EXIT_USAGE = 2;
 
     private static final long FNV_OFFSET_BASIS = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
 
-    private MaglevTool()
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--backends", paramLabel = "N", required = true,
+        description = "backends, 1.." + BenchmarkBackends.MAX_BACKENDS)
+    private int backends;
+
+    @Option(names = "--table-size", paramLabel = "M", required = true,
+        description = "table size, a prime in 3..2147483647")
+    private int tableSize;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "0",
+        description = "hash seed, a signed 64-bit integer (default ${DEFAULT-VALUE})")
+    private long seed;
+
+    @Option(names = "--iterations", paramLabel = "K", defaultValue = "50",
+        description = "timed builds, 1..1000000 (default ${DEFAULT-VALUE})")
+    private int iterations;
+
+    @Option(names = "--warmup", paramLabel = "W", defaultValue = "10",
+        description = "untimed warm-up builds, 0..1000000 (default ${DEFAULT-VALUE})")
+    private int warmup;
+
+    @Option(names = "--json", description = "one JSON object instead of text")
+    private boolean json;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private MaglevTool(final PrintStream out, final PrintStream err)
     {
+        this.out = out;
+        this.err = err;
     }
 
     /**
@@ -57,27 +89,27 @@ public final class MaglevTool
      * @param args the command line.
      * @param out  where results go.
      * @param err  where problems go.
-     * @return the exit status: 0, or {@link ToolArguments#EXIT_USAGE} for a bad command line.
+     * @return the exit status: 0, or {@link #EXIT_USAGE} for a bad command line.
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        final Settings settings;
-        try
+        return CommandLines.execute(new MaglevTool(out, err), args, out, err, EXIT_USAGE);
+    }
+
+    @Override
+    public Integer call()
+    {
+        final Settings settings = new Settings(
+            IntRange.check(spec, "--backends", backends, 1, BenchmarkBackends.MAX_BACKENDS),
+            IntRange.check(spec, "--table-size", tableSize, 3, Integer.MAX_VALUE),
+            seed,
+            IntRange.check(spec, "--iterations", iterations, 1, 1_000_000),
+            IntRange.check(spec, "--warmup", warmup, 0, 1_000_000),
+            json);
+        final String tableProblem = MaglevTableBuilder.checkTableSize(settings.tableSize());
+        if (tableProblem != null)
         {
-            final ToolArguments arguments = ToolArguments.parse(args,
-                Set.of("--backends", "--table-size", "--seed", "--iterations", "--warmup"), Set.of("--json"));
-            if (arguments.help())
-            {
-                out.println(HELP);
-                return 0;
-            }
-            settings = Settings.from(arguments);
-        }
-        catch (final ToolArguments.BadArgumentException ex)
-        {
-            err.println("MaglevTool: " + ex.getMessage());
-            err.println(USAGE);
-            return ToolArguments.EXIT_USAGE;
+            throw CommandLines.usageError(spec, "--table-size: " + tableProblem);
         }
         final Report report;
         try
@@ -169,22 +201,6 @@ public final class MaglevTool
      */
     record Settings(int backends, int tableSize, long seed, int iterations, int warmup, boolean json)
     {
-        static Settings from(final ToolArguments arguments)
-        {
-            final Settings settings = new Settings(
-                arguments.requiredInt("--backends", 1, BenchmarkBackends.MAX_BACKENDS),
-                arguments.requiredInt("--table-size", 3, Integer.MAX_VALUE),
-                arguments.optionalLong("--seed", 0),
-                arguments.optionalInt("--iterations", 50, 1, 1_000_000),
-                arguments.optionalInt("--warmup", 10, 0, 1_000_000),
-                arguments.flag("--json"));
-            final String tableProblem = MaglevTableBuilder.checkTableSize(settings.tableSize());
-            if (tableProblem != null)
-            {
-                throw new ToolArguments.BadArgumentException("--table-size: " + tableProblem);
-            }
-            return settings;
-        }
     }
 
     /**

@@ -1,12 +1,17 @@
 package io.sluice.tools.maglev;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.forwarder.maglev.MaglevTableBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 
 /**
  * Compares how modulo, a consistent-hash ring and Maglev spread flows and how many they move when backends leave
@@ -20,28 +25,59 @@ import java.util.SplittableRandom;
  *   RemapTool --backends N --remove K --flows F [--table-size M] [--vnodes V] [--seed S] [--flow-seed R] [--json]
  * </pre>
  */
-public final class RemapTool
+@Command(name = "RemapTool",
+    description = "Compares modulo, a consistent-hash ring and Maglev: how evenly each spreads F random flows over N " +
+        "backends, and how many flows each moves when K of them (evenly spaced) leave.")
+public final class RemapTool implements Callable<Integer>
 {
     static final int DEFAULT_VNODES = 100;
     static final long DEFAULT_FLOW_SEED = 7;
+    /** Exit status for a bad command line. */
+    static final int EXIT_USAGE = 2;
     private static final int MAX_FLOWS = 100_000_000;
     private static final long MAX_RING_POINTS = 20_000_000;
 
-    static final String USAGE = "usage: RemapTool --backends N --remove K --flows F [--table-size M] " +
-        "[--vnodes V] [--seed S] [--flow-seed R] [--json]";
+    @Spec
+    private CommandSpec spec;
 
-    private static final String HELP = USAGE + "\n" +
-        "  N  backends before the removal, 1.." + BenchmarkBackends.MAX_BACKENDS + "\n" +
-        "  K  backends removed, 0..N-1, evenly spaced (K=1 removes backend N/2)\n" +
-        "  F  random 64-bit flow hashes sent through, 1..100000000\n" +
-        "  M  Maglev table size, a prime >= N (default " + MaglevTableBuilder.DEFAULT_TABLE_SIZE + ")\n" +
-        "  V  hash-ring points per backend, 1..10000 (default " + DEFAULT_VNODES + ")\n" +
-        "  S  hash seed of the Maglev permutations and ring points (default 0)\n" +
-        "  R  seed of the flow hashes, java.util.SplittableRandom (default " + DEFAULT_FLOW_SEED + ")\n" +
-        "  --json  one JSON object per scheme per line instead of a table";
+    @Option(names = "--backends", paramLabel = "N", required = true,
+        description = "backends before the removal, 1.." + BenchmarkBackends.MAX_BACKENDS)
+    private int backends;
 
-    private RemapTool()
+    @Option(names = "--remove", paramLabel = "K", required = true,
+        description = "backends removed, 0..N-1, evenly spaced (K=1 removes backend N/2)")
+    private int remove;
+
+    @Option(names = "--flows", paramLabel = "F", required = true,
+        description = "random 64-bit flow hashes sent through, 1..100000000")
+    private int flows;
+
+    @Option(names = "--table-size", paramLabel = "M", defaultValue = "" + MaglevTableBuilder.DEFAULT_TABLE_SIZE,
+        description = "Maglev table size, a prime >= N (default ${DEFAULT-VALUE})")
+    private int tableSize;
+
+    @Option(names = "--vnodes", paramLabel = "V", defaultValue = "" + DEFAULT_VNODES,
+        description = "hash-ring points per backend, 1..10000 (default ${DEFAULT-VALUE})")
+    private int vnodes;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "0",
+        description = "hash seed of the Maglev permutations and ring points (default ${DEFAULT-VALUE})")
+    private long seed;
+
+    @Option(names = "--flow-seed", paramLabel = "R", defaultValue = "" + DEFAULT_FLOW_SEED,
+        description = "seed of the flow hashes, java.util.SplittableRandom (default ${DEFAULT-VALUE})")
+    private long flowSeed;
+
+    @Option(names = "--json", description = "one JSON object per scheme per line instead of a table")
+    private boolean json;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private RemapTool(final PrintStream out, final PrintStream err)
     {
+        this.out = out;
+        this.err = err;
     }
 
     /**
@@ -60,29 +96,17 @@ public final class RemapTool
      * @param args the command line.
      * @param out  where results go.
      * @param err  where problems go.
-     * @return the exit status: 0, or {@link ToolArguments#EXIT_USAGE} for a bad command line.
+     * @return the exit status: 0, or {@link #EXIT_USAGE} for a bad command line.
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        final Settings settings;
-        try
-        {
-            final ToolArguments arguments = ToolArguments.parse(args,
-                Set.of("--backends", "--remove", "--flows", "--table-size", "--vnodes", "--seed", "--flow-seed"),
-                Set.of("--json"));
-            if (arguments.help())
-            {
-                out.println(HELP);
-                return 0;
-            }
-            settings = Settings.from(arguments);
-        }
-        catch (final ToolArguments.BadArgumentException ex)
-        {
-            err.println("RemapTool: " + ex.getMessage());
-            err.println(USAGE);
-            return ToolArguments.EXIT_USAGE;
-        }
+        return CommandLines.execute(new RemapTool(out, err), args, out, err, EXIT_USAGE);
+    }
+
+    @Override
+    public Integer call()
+    {
+        final Settings settings = settings();
         try
         {
             for (final RemapResult result : compare(settings))
@@ -97,6 +121,19 @@ public final class RemapTool
             return 1;
         }
         return 0;
+    }
+
+    private Settings settings()
+    {
+        final Settings settings = new Settings(
+            IntRange.check(spec, "--backends", backends, 1, BenchmarkBackends.MAX_BACKENDS),
+            IntRange.check(spec, "--remove", remove, 0, Integer.MAX_VALUE),
+            IntRange.check(spec, "--flows", flows, 1, MAX_FLOWS),
+            IntRange.check(spec, "--table-size", tableSize, 3, Integer.MAX_VALUE),
+            IntRange.check(spec, "--vnodes", vnodes, 1, 10_000),
+            seed, flowSeed, json);
+        checkCombination(settings.backends(), settings.remove(), settings.tableSize(), settings.vnodes());
+        return settings;
     }
 
     /**
@@ -121,26 +158,26 @@ public final class RemapTool
         return results;
     }
 
-    private static void checkCombination(final int backends, final int remove, final int tableSize, final int vnodes)
+    private void checkCombination(final int backends, final int remove, final int tableSize, final int vnodes)
     {
         if (remove >= backends)
         {
-            throw new ToolArguments.BadArgumentException("--remove must be less than --backends (" + backends +
+            throw CommandLines.usageError(spec, "--remove must be less than --backends (" + backends +
                 "), at least one backend must remain, got " + remove);
         }
         final String tableProblem = MaglevTableBuilder.checkTableSize(tableSize);
         if (tableProblem != null)
         {
-            throw new ToolArguments.BadArgumentException("--table-size: " + tableProblem);
+            throw CommandLines.usageError(spec, "--table-size: " + tableProblem);
         }
         if (tableSize < backends)
         {
-            throw new ToolArguments.BadArgumentException("--table-size must be at least --backends (" + backends +
+            throw CommandLines.usageError(spec, "--table-size must be at least --backends (" + backends +
                 ") so every backend gets a slot, got " + tableSize);
         }
         if ((long)backends * vnodes > MAX_RING_POINTS)
         {
-            throw new ToolArguments.BadArgumentException("--vnodes times --backends must be at most " +
+            throw CommandLines.usageError(spec, "--vnodes times --backends must be at most " +
                 MAX_RING_POINTS + " ring points, got " + (long)backends * vnodes);
         }
     }
@@ -255,19 +292,5 @@ public final class RemapTool
     record Settings(int backends, int remove, int flows, int tableSize, int vnodes, long seed, long flowSeed,
         boolean json)
     {
-        static Settings from(final ToolArguments arguments)
-        {
-            final Settings settings = new Settings(
-                arguments.requiredInt("--backends", 1, BenchmarkBackends.MAX_BACKENDS),
-                arguments.requiredInt("--remove", 0, Integer.MAX_VALUE),
-                arguments.requiredInt("--flows", 1, MAX_FLOWS),
-                arguments.optionalInt("--table-size", MaglevTableBuilder.DEFAULT_TABLE_SIZE, 3, Integer.MAX_VALUE),
-                arguments.optionalInt("--vnodes", DEFAULT_VNODES, 1, 10_000),
-                arguments.optionalLong("--seed", 0),
-                arguments.optionalLong("--flow-seed", DEFAULT_FLOW_SEED),
-                arguments.flag("--json"));
-            checkCombination(settings.backends(), settings.remove(), settings.tableSize(), settings.vnodes());
-            return settings;
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.tools.stats;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.CountersFileException;
 import io.sluice.common.counters.CountersFileHeader;
@@ -33,16 +34,6 @@ public final class StatsTool
      * Exit status for a counters file that cannot be read.
      */
     public static final int EXIT_FAILURE = 1;
-
-    private static final String HELP = StatsArguments.USAGE + "\n" +
-        "  --file PATH         the counters file to read\n" +
-        "  --node NAME         read DIR/NAME/" + CountersFileHeader.FILE_NAME + "\n" +
-        "  --dir DIR           counters directory (default " + CountersFileHeader.DEFAULT_DIRECTORY + "); alone, " +
-        "reads its only node\n" +
-        "  --watch             print a sample every interval until interrupted\n" +
-        "  --interval SECONDS  time between the two reads of a sample, for rates (default 1, min 0.001)\n" +
-        "  --count N           print N samples, then stop (with or without --watch)\n" +
-        "  --json              one JSON object per sample, one per line";
 
     private final StatsArguments arguments;
     private final PrintStream out;
@@ -103,23 +94,21 @@ public final class StatsTool
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err, final SamplingClock clock)
     {
-        final StatsArguments arguments;
-        try
-        {
-            arguments = StatsArguments.parse(args);
-        }
-        catch (final StatsArguments.BadArgumentException ex)
-        {
-            err.println("stats: " + ex.getMessage());
-            err.println(StatsArguments.USAGE);
-            return EXIT_USAGE;
-        }
-        if (arguments.help())
-        {
-            out.println(HELP);
-            return 0;
-        }
+        return CommandLines.execute(new StatsArguments(out, err, clock), args, out, err, EXIT_USAGE);
+    }
 
+    /**
+     * Samples as a checked command line asks.
+     *
+     * @param arguments the command line.
+     * @param out       where samples go.
+     * @param err       where problems go.
+     * @param clock     time and waiting.
+     * @return the exit status, as {@link #run(String[], PrintStream, PrintStream)}.
+     */
+    static int run(final StatsArguments arguments, final PrintStream out, final PrintStream err,
+        final SamplingClock clock)
+    {
         final Path path;
         final String node;
         if (arguments.file() != null)

@@ -7,6 +7,7 @@ import io.sluice.forwarder.process.NodeSpec;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;
 import io.sluice.testkit.SluiceJvm;
+import io.sluice.testkit.tags.NeedsDpdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * arguments, every port looked up and checked against its device, nothing left behind. The forwarder itself
  * refuses the same way once EAL runs: exit 2 naming the field.
  */
+@NeedsDpdk
 class CheckConfigEalTest
 {
     private static final long TIMEOUT_S = 60;

@@ -61,6 +61,28 @@ class ConfigCheckTest
         assertTrue(summary.contains("  neighbor fd00:10::1"), summary);
         assertTrue(summary.contains(" ipv6 from fd00:10::2, hold 30s keepalive 10s\n"), summary);
         assertTrue(summary.lines().count() < 25, summary);
+        assertTrue(summary.contains("  tunnel options: GRE key off, outer source fixed; icmp echo reply, icmp too " +
+            "big send\n"), summary);
+    }
+
+    @Test
+    void printsTunnelOptionsVlanTagsAndWhereRepliesLeave(@TempDir final Path dir) throws Exception
+    {
+        final Path file = dir.resolve("node.yaml");
+        Files.writeString(file, Files.readString(NodeConfigTest.resource("full.yaml"))
+            .replace("      mtu: 1400\n", "      mtu: 1400\n      vlan: 42\n      vlan_pcp: 5\n")
+            .replace("  tunnel_mtu: 1300\n", "  tunnel_mtu: 1300\n  tunnel_entropy:\n    gre_key: true\n" +
+                "    source_prefix_v4: 10.200.0.0/16\n    source_prefix_v6: \"fd00:e::/96\"\n" +
+                "  icmp_echo: {mode: kernel}\n"));
+
+        assertEquals(ConfigCheck.OK, run("--cores", "4", file.toString()), err());
+        final String summary = out();
+        assertTrue(summary.contains("  tunnel options: GRE key on (flow hash), outer source 10.200.0.0/16, " +
+            "fd00:e::/96; icmp echo kernel, icmp too big send\n"), summary);
+        assertTrue(summary.contains("                   encapsulated frames tagged 802.1Q VLAN 42 PCP 5\n"), summary);
+        // both workers receiving from the NIC send on net_tap0: their too-big errors leave by the NIC's queues 0, 1
+        assertTrue(summary.contains("  core 3   rx 0000:3b:00.0/1 -> tx net_tap0/1\n" +
+            "           ICMP replies -> tx 0000:3b:00.0/1\n"), summary);
     }
 
     @Test

@@ -1,12 +1,12 @@
 package io.sluice.tools.check;
 
 import io.sluice.common.config.NodeConfig;
+import io.sluice.common.config.NodeConfigTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,9 +22,9 @@ class HostFactsTest
     @TempDir
     Path dir;
 
-    private static Path resource(final String name) throws URISyntaxException
+    private static Path resource(final String name)
     {
-        return Path.of(HostFactsTest.class.getResource("/config/" + name).toURI());
+        return NodeConfigTest.resource(name);
     }
 
     @Test

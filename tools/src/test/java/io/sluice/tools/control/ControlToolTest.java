@@ -272,7 +272,7 @@ class ControlToolTest
             Arguments.of("set-health 192.0.2.1 80 tcp 10.0.0.1 maybe", "health must be up or down, got 'maybe'"),
             Arguments.of("drain 192.0.2.1 80 tcp 10.0.0.1 --weight 2", "--weight does not apply to drain"),
             Arguments.of("remove-vip 192.0.2.1 80 tcp --down", "--down does not apply to remove-vip"),
-            Arguments.of("add-vip 192.0.2.1 80 tcp --json", "--json applies to state only"),
+            Arguments.of("add-vip 192.0.2.1 80 tcp --json", "--json does not apply to add-vip"),
             Arguments.of("state extra", "state takes no arguments, got extra"),
             Arguments.of("frobnicate", "unknown command 'frobnicate'"),
             Arguments.of("--timeout 5 state", "--timeout: \"5\" is not a duration (write a whole number with a unit " +

@@ -2,8 +2,10 @@ package io.sluice.tools.controller;
 
 import io.sluice.common.config.IpLiterals;
 import io.sluice.common.config.MetricsConfig;
-import io.sluice.controller.metrics.MetricsServer;
+import io.sluice.controller.http.ControllerHttpServer;
+import io.sluice.controller.http.ControllerRoutes;
 import io.sluice.controller.operator.ActionToken;
+import io.sluice.controller.operator.OperatorRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +24,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,7 +39,7 @@ class ControllerToolTest
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final List<String> requests = new CopyOnWriteArrayList<>();
-    private MetricsServer server;
+    private ControllerHttpServer server;
 
     @AfterEach
     void stop()
@@ -73,23 +77,23 @@ class ControllerToolTest
     private Path startController() throws IOException
     {
         final ActionToken token = ActionToken.create(nodeDirectory());
-        server = MetricsServer.start(new MetricsConfig(IpLiterals.parse("127.0.0.1"), 0), () -> "", Map.of(
+        server = ControllerHttpServer.start(new MetricsConfig(IpLiterals.parse("127.0.0.1"), 0), () -> "", Map.of(
             "/status", (method, query) ->
             {
                 requests.add(method + " /status " + query);
-                return MetricsServer.Response.text(200, "node lb1\n");
+                return ControllerHttpServer.Response.text(200, "node lb1\n");
             },
             "/drain", (method, query) ->
             {
                 requests.add(method + " /drain " + query);
                 return query.get("backend").equals("be9") ?
-                    MetricsServer.Response.text(404, "VIP web has no backend 'be9'\n") :
-                    MetricsServer.Response.text(200, "VIP web backend be1: drained\n");
+                    ControllerHttpServer.Response.text(404, "VIP web has no backend 'be9'\n") :
+                    ControllerHttpServer.Response.text(200, "VIP web backend be1: drained\n");
             },
             "/set-weight", (method, query) ->
             {
                 requests.add(method + " /set-weight " + query);
-                return MetricsServer.Response.text(200, "ok\n");
+                return ControllerHttpServer.Response.text(200, "ok\n");
             }), token::admits);
         return config(server.address().getPort());
     }
@@ -150,6 +154,32 @@ class ControllerToolTest
             err.toString(StandardCharsets.UTF_8));
         assertEquals(0, run("status", "--config", config.toString()));
         assertEquals(List.of("POST /drain {vip=web, backend=be1}", "GET /status {}"), requests);
+    }
+
+    @Test
+    void reloadExitsOneWithTheReasonWhenTheControllerRefusesIt() throws IOException
+    {
+        // The controller's own routes (a refused reload is 409), the agent answering as a running one would.
+        final ActionToken token = ActionToken.create(nodeDirectory());
+        final AtomicReference<OperatorRequest.Reply> reply = new AtomicReference<>(new OperatorRequest.Reply(false,
+            "reload refused, nothing changed: controller bgp, metrics, forwarder_liveness_timeout, drain_time or " +
+            "announce_regardless changed: restart the controller to apply it"));
+        server = ControllerHttpServer.start(new MetricsConfig(IpLiterals.parse("127.0.0.1"), 0), () -> "",
+            ControllerRoutes.routes(() -> null, request ->
+            {
+                requests.add(request.action() + " " + request.vip() + " " + request.backend());
+                return CompletableFuture.completedFuture(reply.get());
+            }), token::admits);
+        final Path config = config(server.address().getPort());
+
+        assertEquals(1, run("reload", "--config", config.toString()));
+        assertEquals(reply.get().message() + "\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+
+        reply.set(new OperatorRequest.Reply(true, "reloaded " + config + ": no change"));
+        assertEquals(0, run("reload", "--config", config.toString()));
+        assertEquals("reloaded " + config + ": no change\n", out.toString(StandardCharsets.UTF_8));
+        assertEquals(List.of("RELOAD  ", "RELOAD  "), requests);
     }
 
     @Test
