@@ -139,8 +139,9 @@ public final class Forwarder implements AutoCloseable
             forwarder.startDpdk();
             forwarder.startControl();
             forwarder.startWorkers();
-            forwarder.processCounters.state(ForwarderState.RUNNING);
+            // The summary first: whoever waits for RUNNING (tests, sluice status) finds it logged.
             forwarder.printSummary();
+            forwarder.processCounters.state(ForwarderState.RUNNING);
             return forwarder;
         }
         catch (final RuntimeException ex)
