@@ -4,6 +4,7 @@ import io.sluice.common.cli.CommandLines;
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.NodeCheck;
 import io.sluice.common.config.NodeConfig;
+import io.sluice.common.log.Logging;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -64,6 +65,7 @@ public final class NodeProcess
         // Never closed: after SIGTERM the JVM is already shutting down, and closing the barrier would release its
         // shutdown hook, so the JVM's own exit with 143 would race the halt below (and win now and then).
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        Logging.configure();
         int status = 1;
         try
         {

@@ -18,11 +18,12 @@ import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.operator.OverridesFile;
 import io.sluice.controller.reload.ReloadPlan;
 import io.sluice.controller.status.NodeStatus;
+import io.sluice.common.log.AgentErrorLog;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.SystemEpochClock;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,7 +78,10 @@ public final class ControllerAgent implements Agent
     private final AnnouncePolicy policy;
     private final RouteSpeaker speaker;
     private final EpochClock clock;
-    private final PrintStream out;
+    private static final System.Logger LOGGER = System.getLogger(ControllerAgent.class.getName());
+
+    private final AgentErrorLog errors =
+        new AgentErrorLog("controller", SystemEpochClock.INSTANCE, AgentErrorLog.DEFAULT_CAPACITY, 10_000);
     private final ConcurrentLinkedQueue<Pending> requests = new ConcurrentLinkedQueue<>();
 
     private volatile boolean shuttingDown;
@@ -106,13 +110,12 @@ public final class ControllerAgent implements Agent
      * @param liveness      decides from it whether the forwarder is alive.
      * @param speaker       the BGP speaker.
      * @param clock         epoch milliseconds, the forwarder's heartbeat clock.
-     * @param out           where the log goes.
      */
     public ControllerAgent(final Path configFile, final NodeConfig config, final HealthMonitor monitor,
         final Function<HealthMonitor, HealthCheckRunner> runnerFactory, final BackendWeights weights,
         final OverridesFile overridesFile, final ForwarderSession session,
         final CountersObserver observer, final ForwarderLiveness liveness, final RouteSpeaker speaker,
-        final EpochClock clock, final PrintStream out)
+        final EpochClock clock)
     {
         this.configFile = Objects.requireNonNull(configFile, "configFile");
         this.config = Objects.requireNonNull(config, "config");
@@ -126,7 +129,6 @@ public final class ControllerAgent implements Agent
         this.liveness = Objects.requireNonNull(liveness, "liveness");
         this.speaker = Objects.requireNonNull(speaker, "speaker");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.out = Objects.requireNonNull(out, "out");
         this.policy = new AnnouncePolicy(config.controller().announceRegardless());
         this.startMs = clock.time();
         this.status = snapshot(clock.time());
@@ -158,8 +160,8 @@ public final class ControllerAgent implements Agent
         catch (final RuntimeException ex)
         {
             // A bug, not a backend or forwarder failure: keep the node's checks and routes going rather than die.
-            out.println("controller: duty cycle failed: " + ex);
-            ex.printStackTrace(out);
+            // Each distinct failure once with its trace, repeats as "seen N times" lines (AgentErrorLog).
+            errors.onError(ex);
         }
         return work;
     }
@@ -177,7 +179,8 @@ public final class ControllerAgent implements Agent
         {
             return 0;
         }
-        out.println("controller: " + transition.reason() + (transition.restarted() ? " (a new instance)" : ""));
+        LOGGER.log(System.Logger.Level.INFO, "controller: " + transition.reason() + (transition.restarted()
+            ? " (a new instance)" : ""));
         if (transition.alive())
         {
             final List<ControlCommand> fullState = new ArrayList<>(monitor.fullState());
@@ -229,7 +232,7 @@ public final class ControllerAgent implements Agent
         final BackendWeights.Entry entry = weights.entry(request.vip(), command.backend());
         final String what = "VIP " + request.vip() + " backend " + entry.backend().name() + ": " +
             (entry.drained() ? "drained (weight 0: existing flows stay, no new ones)" : "weight " + entry.effective());
-        out.println("controller: operator: " + what);
+        LOGGER.log(System.Logger.Level.INFO, "controller: operator: " + what);
         final StringBuilder message = new StringBuilder(what);
         try
         {
@@ -253,13 +256,13 @@ public final class ControllerAgent implements Agent
         }
         catch (final ConfigException ex)
         {
-            out.println("controller: reload refused: " + ex.getMessage());
+            LOGGER.log(System.Logger.Level.INFO, "controller: reload refused: " + ex.getMessage());
             return new OperatorRequest.Reply(false, "reload refused, nothing changed: " + ex.getMessage());
         }
         final String refusal = ReloadPlan.refusal(config, next);
         if (refusal != null)
         {
-            out.println("controller: reload refused: " + refusal);
+            LOGGER.log(System.Logger.Level.INFO, "controller: reload refused: " + refusal);
             return new OperatorRequest.Reply(false, "reload refused, nothing changed: " + refusal);
         }
         final HealthMonitor nextMonitor = new HealthMonitor(next);
@@ -273,7 +276,7 @@ public final class ControllerAgent implements Agent
         monitor = nextMonitor;
         weights = nextWeights;
         config = next;
-        plan.changes().forEach(change -> out.println("controller: reload: " + change));
+        plan.changes().forEach(change -> LOGGER.log(System.Logger.Level.INFO, "controller: reload: " + change));
         final boolean confirmed = sendNow(plan.commands(), nowMs);
         final String summary = plan.changes().isEmpty() ? "reloaded " + configFile + ": no change" :
             "reloaded " + configFile + ":\n  " + String.join("\n  ", plan.changes());
@@ -376,7 +379,7 @@ public final class ControllerAgent implements Agent
     {
         for (final String line : lines)
         {
-            out.println("controller: " + line);
+            LOGGER.log(System.Logger.Level.INFO, "controller: " + line);
         }
         return lines.size();
     }
@@ -466,6 +469,23 @@ public final class ControllerAgent implements Agent
     }
 
     @Override
+    public void onStart()
+    {
+        errors.startReporter(1000);
+    }
+
+    /**
+     * Records an error of this agent or its runner: each distinct one is logged once with its stack trace, repeats
+     * as "seen N times since T" lines.
+     *
+     * @param error what was thrown.
+     */
+    public void onError(final Throwable error)
+    {
+        errors.onError(error);
+    }
+
+    @Override
     public void onClose()
     {
         Pending pending;
@@ -476,5 +496,6 @@ public final class ControllerAgent implements Agent
         checks.close();
         session.close();
         observer.close();
+        errors.close();
     }
 }

@@ -51,6 +51,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ControllerMain
 {
+    private static final System.Logger LOGGER = System.getLogger(ControllerMain.class.getName());
+
     /** How many health checks may block at once. */
     static final int CHECK_THREADS = 4;
     /** How long each command waits for the forwarder's answer; short, since the agent waits with it. */
@@ -100,12 +102,12 @@ public final class ControllerMain
         final Path nodeDirectory = config.nodeDirectory();
         final BackendWeights weights = new BackendWeights(config.vips());
         final OverridesFile overridesFile = OverridesFile.of(config);
-        migrateOverrides(overridesFile, nodeDirectory.resolve(OverridesFile.FILE_NAME), out);
-        final boolean restored = restoreOverrides(weights, overridesFile, out);
+        migrateOverrides(overridesFile, nodeDirectory.resolve(OverridesFile.FILE_NAME));
+        final boolean restored = restoreOverrides(weights, overridesFile);
         final ForwarderSession session =
             new ForwarderSession(nodeDirectory.resolve(ControlChannel.FILE_NAME), COMMAND_TIMEOUT);
         final CountersObserver observer = new CountersObserver(nodeDirectory.resolve(CountersFileHeader.FILE_NAME));
-        adoptRunningForwarder(config, monitor, weights, restored, session, observer, clock, out);
+        adoptRunningForwarder(config, monitor, weights, restored, session, observer, clock);
 
         final RouteSpeaker speaker;
         try
@@ -120,9 +122,9 @@ public final class ControllerMain
         }
         final ControllerAgent agent = new ControllerAgent(configFile, config, monitor,
             checked -> new HealthCheckRunner(checked, CHECK_THREADS), weights, overridesFile, session, observer,
-            ForwarderLiveness.of(config.controller()), speaker, clock, out);
+            ForwarderLiveness.of(config.controller()), speaker, clock);
         final AgentRunner agentRunner = new AgentRunner(new SleepingMillisIdleStrategy(10),
-            ex -> err.println("controller: agent error: " + ex), null, agent);
+            agent::onError, null, agent);
         final ActionToken token;
         try
         {
@@ -148,10 +150,11 @@ public final class ControllerMain
             return 1;
         }
         AgentRunner.startOnThread(agentRunner);
-        reloadOnHangUp(agent, out);
+        reloadOnHangUp(agent);
         final AtomicBoolean restart = new AtomicBoolean();
-        exitForRestartOnUsr2(barrier, restart, out);
-        out.println("controller: node " + config.node().name() + ", " + config.vips().size() + " VIPs, " +
+        exitForRestartOnUsr2(barrier, restart);
+        LOGGER.log(System.Logger.Level.INFO, "controller: node " + config.node().name() + ", " + config.vips().size() +
+            " VIPs, " +
             backendCount(config) + " backends; forwarder files in " + nodeDirectory + "; metrics and status on http://" +
             http.address().getHostString() + ":" + http.address().getPort() + "; BGP: " + speaker.state());
         try
@@ -159,14 +162,15 @@ public final class ControllerMain
             barrier.await();
             if (restart.get() && speaker instanceof ExaBgpRouteSpeaker exaBgp)
             {
-                out.println("controller: exiting for a restart: ExaBGP keeps the VIPs announced; its relay " +
+                LOGGER.log(System.Logger.Level.INFO,
+                    "controller: exiting for a restart: ExaBGP keeps the VIPs announced; its relay " +
                     "withdraws them if no controller connects within " +
                     Durations.format(config.controller().bgp().exabgp().orphanTimeoutNs()));
                 exaBgp.detach();
             }
             else
             {
-                stop(config, agent, out);
+                stop(config, agent);
             }
         }
         finally
@@ -175,19 +179,18 @@ public final class ControllerMain
             CloseHelper.closeAll(agentRunner, speaker, http);
             token.delete();
         }
-        out.println("controller: stopped cleanly");
-        out.flush();
+        LOGGER.log(System.Logger.Level.INFO, "controller: stopped cleanly");
         return 0;
     }
 
-    private static void stop(final NodeConfig config, final ControllerAgent agent, final PrintStream out)
+    private static void stop(final NodeConfig config, final ControllerAgent agent)
     {
         if (!config.controller().hasBgp())
         {
-            out.println("controller: stopping (no BGP: nothing to withdraw)");
+            LOGGER.log(System.Logger.Level.INFO, "controller: stopping (no BGP: nothing to withdraw)");
             return;
         }
-        out.println("controller: stopping: withdrawing every VIP first");
+        LOGGER.log(System.Logger.Level.INFO, "controller: stopping: withdrawing every VIP first");
         agent.beginShutdown();
         final long deadline = System.currentTimeMillis() + WITHDRAW_TIMEOUT_MS;
         while (!agent.isWithdrawnForShutdown() && System.currentTimeMillis() < deadline)
@@ -196,49 +199,54 @@ public final class ControllerMain
         }
         if (!agent.isWithdrawnForShutdown())
         {
-            out.println("controller: withdrawals not confirmed by ExaBGP within " + WITHDRAW_TIMEOUT_MS +
+            LOGGER.log(System.Logger.Level.INFO, "controller: withdrawals not confirmed by ExaBGP within " +
+                WITHDRAW_TIMEOUT_MS +
                 " ms; stopping ExaBGP ends the BGP sessions, which withdraws the routes too");
         }
         final long drainMs = TimeUnit.NANOSECONDS.toMillis(config.controller().drainTimeNs());
-        out.println("controller: VIPs withdrawn; waiting drain_time " + drainMs +
+        LOGGER.log(System.Logger.Level.INFO, "controller: VIPs withdrawn; waiting drain_time " + drainMs +
             " ms for the routers to move traffic away");
         sleepMs(drainMs);
     }
 
     /** Controllers before node.state_dir kept the overrides in shared memory, which a reboot empties. */
-    private static void migrateOverrides(final OverridesFile overridesFile, final Path legacy, final PrintStream out)
+    private static void migrateOverrides(final OverridesFile overridesFile, final Path legacy)
     {
         try
         {
             if (overridesFile.migrateFrom(legacy))
             {
-                out.println("controller: moved the operator overrides from " + legacy + " to " + overridesFile.path());
+                LOGGER.log(System.Logger.Level.INFO, "controller: moved the operator overrides from " + legacy +
+                    " to " + overridesFile.path());
             }
         }
         catch (final IOException ex)
         {
-            out.println("controller: cannot move the operator overrides from " + legacy + " to " +
+            LOGGER.log(System.Logger.Level.INFO, "controller: cannot move the operator overrides from " + legacy +
+                " to " +
                 overridesFile.path() + ": " + ex);
         }
     }
 
     private static boolean restoreOverrides(
-        final BackendWeights weights, final OverridesFile overridesFile, final PrintStream out)
+        final BackendWeights weights, final OverridesFile overridesFile)
     {
         final List<String> problems = new ArrayList<>();
         try
         {
             final int restored = weights.restore(overridesFile.read(problems));
-            problems.forEach(problem -> out.println("controller: " + problem));
+            problems.forEach(problem -> LOGGER.log(System.Logger.Level.INFO, "controller: " + problem));
             if (restored > 0)
             {
-                out.println("controller: restored " + restored + " operator overrides from " + overridesFile.path());
+                LOGGER.log(System.Logger.Level.INFO, "controller: restored " + restored + " operator overrides from " +
+                    overridesFile.path());
             }
             return restored > 0;
         }
         catch (final IOException ex)
         {
-            out.println("controller: cannot read operator overrides " + overridesFile.path() + ": " + ex +
+            LOGGER.log(System.Logger.Level.INFO, "controller: cannot read operator overrides " + overridesFile.path() +
+                ": " + ex +
                 "; starting from the configured weights");
             return false;
         }
@@ -250,30 +258,32 @@ public final class ControllerMain
      */
     private static void adoptRunningForwarder(final NodeConfig config, final HealthMonitor monitor,
         final BackendWeights weights, final boolean overridesRestored, final ForwarderSession session,
-        final CountersObserver observer, final EpochClock clock, final PrintStream out)
+        final CountersObserver observer, final EpochClock clock)
     {
         final long nowMs = clock.time();
         final ForwarderLiveness probe = ForwarderLiveness.of(config.controller());
         if (probe.observe(nowMs, observer.observe()) == null)
         {
-            out.println("controller: no running forwarder to adopt (" + probe.reason() + ")");
+            LOGGER.log(System.Logger.Level.INFO, "controller: no running forwarder to adopt (" + probe.reason() + ")");
             return;
         }
         final ForwarderServices state = session.queryState(nowMs, ADOPT_TIMEOUT);
-        session.drainLog().forEach(line -> out.println("controller: " + line));
+        session.drainLog().forEach(line -> LOGGER.log(System.Logger.Level.INFO, "controller: " + line));
         if (state == null)
         {
-            out.println("controller: the running forwarder did not report its state; starting from the config");
+            LOGGER.log(System.Logger.Level.INFO,
+                "controller: the running forwarder did not report its state; starting from the config");
             return;
         }
         monitor.adopt(state);
-        monitor.drainLog().forEach(line -> out.println("controller: " + line));
+        monitor.drainLog().forEach(line -> LOGGER.log(System.Logger.Level.INFO, "controller: " + line));
         if (!overridesRestored)
         {
             final int adopted = weights.adopt(state);
             if (adopted > 0)
             {
-                out.println("controller: adopted " + adopted + " backend weights from the running forwarder");
+                LOGGER.log(System.Logger.Level.INFO, "controller: adopted " + adopted +
+                    " backend weights from the running forwarder");
             }
         }
     }
@@ -289,7 +299,7 @@ public final class ControllerMain
 
     /** SIGUSR2 exits without withdrawing: for a restart of the controller alone (an upgrade, say). */
     private static void exitForRestartOnUsr2(
-        final ShutdownSignalBarrier barrier, final AtomicBoolean restart, final PrintStream out)
+        final ShutdownSignalBarrier barrier, final AtomicBoolean restart)
     {
         try
         {
@@ -301,21 +311,23 @@ public final class ControllerMain
         }
         catch (final IllegalArgumentException ex)
         {
-            out.println("controller: SIGUSR2 cannot be handled here (" + ex.getMessage() + ")");
+            LOGGER.log(System.Logger.Level.INFO, "controller: SIGUSR2 cannot be handled here (" + ex.getMessage() +
+                ")");
         }
     }
 
     /** SIGHUP re-reads the config, as {@code sluice reload} does. */
-    private static void reloadOnHangUp(final ControllerAgent agent, final PrintStream out)
+    private static void reloadOnHangUp(final ControllerAgent agent)
     {
         try
         {
             Signal.handle(new Signal("HUP"), signal -> agent.submit(OperatorRequest.reload())
-                .thenAccept(reply -> out.println("controller: SIGHUP: " + reply.message())));
+                .thenAccept(reply -> LOGGER.log(System.Logger.Level.INFO, "controller: SIGHUP: " + reply.message())));
         }
         catch (final IllegalArgumentException ex)
         {
-            out.println("controller: SIGHUP cannot be handled here (" + ex.getMessage() + "); use sluice reload");
+            LOGGER.log(System.Logger.Level.INFO, "controller: SIGHUP cannot be handled here (" + ex.getMessage() +
+                "); use sluice reload");
         }
     }
 

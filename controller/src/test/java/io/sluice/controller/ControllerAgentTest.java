@@ -22,11 +22,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +62,24 @@ class ControllerAgentTest
     private NodeConfig config;
     private long nowMs = 5_000_000;
     private final Map<InetAddress, Boolean> passing = new ConcurrentHashMap<>();
-    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+    // The agent's log lines (their messages, without the time and level prefix), as the agent logs them.
+    private static final Logger AGENT_LOGGER = Logger.getLogger(ControllerAgent.class.getName());
+    private final StringBuffer log = new StringBuffer();
+    private final Handler logCapture = new Handler()
+    {
+        public void publish(final LogRecord record)
+        {
+            log.append(getFormatter().formatMessage(record)).append('\n');
+        }
+
+        public void flush()
+        {
+        }
+
+        public void close()
+        {
+        }
+    };
     private final RecordingSpeaker speaker = new RecordingSpeaker();
     private FakeForwarder forwarder;
     private ControllerAgent agent;
@@ -69,6 +87,8 @@ class ControllerAgentTest
     @BeforeEach
     void setUp() throws IOException, io.sluice.common.config.ConfigException
     {
+        logCapture.setFormatter(new SimpleFormatter());
+        AGENT_LOGGER.addHandler(logCapture);
         Files.writeString(configFile(), config("""
                   - {name: be1, address: 10.1.0.1}
                   - {name: be2, address: 10.1.0.2, weight: 3}
@@ -110,6 +130,7 @@ class ControllerAgentTest
     @AfterEach
     void tearDown() throws InterruptedException
     {
+        AGENT_LOGGER.removeHandler(logCapture);
         if (agent != null)
         {
             agent.onClose();
@@ -130,8 +151,7 @@ class ControllerAgentTest
             new OverridesFile(config.nodeDirectory().resolve(OverridesFile.FILE_NAME)),
             new ForwarderSession(config.nodeDirectory().resolve("control.dat"), Duration.ofSeconds(5)),
             new CountersObserver(config.nodeDirectory().resolve("counters.dat")),
-            ForwarderLiveness.of(config.controller()), speaker, () -> nowMs,
-            new PrintStream(log, true, StandardCharsets.UTF_8));
+            ForwarderLiveness.of(config.controller()), speaker, () -> nowMs);
         return agent;
     }
 
@@ -149,7 +169,7 @@ class ControllerAgentTest
             nowMs += 10;
             if (System.nanoTime() - deadline >= 0)
             {
-                fail("timed out waiting for " + what + "; log:\n" + log.toString(StandardCharsets.UTF_8));
+                fail("timed out waiting for " + what + "; log:\n" + log.toString());
             }
             Thread.sleep(1);
         }
@@ -174,7 +194,7 @@ class ControllerAgentTest
             applied.subList(0, 2), "the resync: backends start down until checked");
         assertTrue(applied.containsAll(List.of(new SetBackendHealth(WEB, B1, true),
             new SetBackendHealth(WEB, B2, true))), applied.toString());
-        assertTrue(log.toString(StandardCharsets.UTF_8).contains("VIP web: announce 10.100.0.1/32"), log.toString());
+        assertTrue(log.toString().contains("VIP web: announce 10.100.0.1/32"), log.toString());
     }
 
     @Test
@@ -207,7 +227,7 @@ class ControllerAgentTest
         }
         agent.doWork();
         assertEquals(Set.of(), speaker.announced);
-        assertTrue(log.toString(StandardCharsets.UTF_8).contains("withdraw 10.100.0.1/32 (forwarder dead: heartbeat"),
+        assertTrue(log.toString().contains("withdraw 10.100.0.1/32 (forwarder dead: heartbeat"),
             log.toString());
 
         runUntil(this::announced, "the VIP to be announced again");
@@ -229,7 +249,7 @@ class ControllerAgentTest
         runUntil(() -> speaker.announced.isEmpty(), "the withdrawal when the forwarder is gone");
         forwarder = new FakeForwarder(config, nowMs); // a new instance: another start time (FakeForwarder)
         runUntil(this::announced, "the VIP to be announced again");
-        assertTrue(log.toString(StandardCharsets.UTF_8).contains(" (a new instance)"), log.toString());
+        assertTrue(log.toString().contains(" (a new instance)"), log.toString());
 
         assertEquals(List.of(new SetBackendHealth(WEB, B1, true), new SetBackendHealth(WEB, B2, false),
             new SetBackendWeight(WEB, B1, 7)), forwarder.applied(), "the whole state, weights included");

@@ -21,6 +21,7 @@ import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.common.counters.ForwarderState;
+import io.sluice.common.log.AgentErrorLog;
 import io.sluice.forwarder.agent.AffinityWorkerCores;
 import io.sluice.forwarder.agent.ControlAgent;
 import io.sluice.forwarder.agent.CoreHeldException;
@@ -55,7 +56,6 @@ import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
-import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -79,7 +79,10 @@ public final class Forwarder implements AutoCloseable
 
     private final NodeConfig config;
     private final String configFile;
-    private final PrintStream log;
+    private static final System.Logger LOGGER = System.getLogger(Forwarder.class.getName());
+
+    private final AgentErrorLog agentErrors =
+        new AgentErrorLog("forwarder", SystemEpochClock.INSTANCE, AgentErrorLog.DEFAULT_CAPACITY, 10_000);
     private final List<String> portNotes = new ArrayList<>();
     private final Dpdk dpdk;
     private final ShimLibrary shim;
@@ -98,11 +101,10 @@ public final class Forwarder implements AutoCloseable
     private SnapshotPublisher publisher;
     private ForwarderCounters forwarderCounters;
 
-    private Forwarder(final NodeConfig config, final String configFile, final PrintStream log)
+    private Forwarder(final NodeConfig config, final String configFile)
     {
         this.config = config;
         this.configFile = configFile;
-        this.log = log;
         this.dpdk = Dpdk.load();
         this.shim = dpdk.library();
     }
@@ -111,12 +113,11 @@ public final class Forwarder implements AutoCloseable
      * Starts a forwarder; on failure everything started so far is taken down again.
      *
      * @param config the node config.
-     * @param log    where the start-up summary and control log go.
      * @return the running forwarder.
      */
-    public static Forwarder start(final NodeConfig config, final PrintStream log)
+    public static Forwarder start(final NodeConfig config)
     {
-        return start(config, "node config", log);
+        return start(config, "node config");
     }
 
     /**
@@ -124,22 +125,23 @@ public final class Forwarder implements AutoCloseable
      *
      * @param config     the node config.
      * @param configFile the file it came from, named in config problems found once EAL runs.
-     * @param log        where the start-up summary and control log go.
      * @return the running forwarder.
      * @throws ForwarderConfigException when a configured port is missing or its device cannot do what is asked, or
      *                                   another process holds a worker's core.
      */
-    public static Forwarder start(final NodeConfig config, final String configFile, final PrintStream log)
+    public static Forwarder start(final NodeConfig config, final String configFile)
     {
-        final Forwarder forwarder = new Forwarder(config, configFile, log);
+        final Forwarder forwarder = new Forwarder(config, configFile);
         try
         {
+            forwarder.agentErrors.startReporter(1000);
             forwarder.checkWorkerCores();
             forwarder.startDpdk();
             forwarder.startControl();
             forwarder.startWorkers();
-            forwarder.processCounters.state(ForwarderState.RUNNING);
+            // The summary first: whoever waits for RUNNING (tests, sluice status) finds it logged.
             forwarder.printSummary();
+            forwarder.processCounters.state(ForwarderState.RUNNING);
             return forwarder;
         }
         catch (final RuntimeException ex)
@@ -259,7 +261,7 @@ public final class Forwarder implements AutoCloseable
         final String text = formatMac(macValue(mac));
         dpdk.check(shim.sluice_port_set_mac(portIds.get(kernelPort), mac),
             "set the MAC of kernel port " + kernelPort + " to " + text + " (the MAC of " + dataPort + ")");
-        log.printf("forwarder: kernel port %s takes %s's MAC %s (it had %s)%n", kernelPort, dataPort, text,
+        info("forwarder: kernel port %s takes %s's MAC %s (it had %s)%n", kernelPort, dataPort, text,
             formatMac(macValue(kernelMac)));
     }
 
@@ -322,8 +324,8 @@ public final class Forwarder implements AutoCloseable
         final LoadBalancerState state =
             new LoadBalancerState(f.maxVips(), f.maxBackends(), f.maglevTableSize(), f.hashSeed());
         publisher = new SnapshotPublisher(state.snapshot());
-        controlAgent = new ControlAgent(state, publisher, forwarderCounters, new ControlServer(controlChannel),
-            sampler, processCounters, log);
+        final ControlServer server = new ControlServer(controlChannel, SystemEpochClock.INSTANCE, this::onAgentError);
+        controlAgent = new ControlAgent(state, publisher, forwarderCounters, server, sampler, processCounters);
         applyConfiguredServices();
         controlRunner = new AgentRunner(new SleepingMillisIdleStrategy(1), this::onAgentError, null, controlAgent);
         AgentRunner.startOnThread(controlRunner);
@@ -475,7 +477,7 @@ public final class Forwarder implements AutoCloseable
         final ForwarderConfig f = config.forwarder();
         final ConnectionTable table = new ConnectionTable(pipelineConfig.connectionTableCapacity(),
             pipelineConfig.tcpIdleTimeoutNs(), pipelineConfig.udpIdleTimeoutNs(), pipelineConfig.otherIdleTimeoutNs());
-        log.printf("  rx-worker-%d: connection table %s%n", worker, table.describeMemory());
+        info("  rx-worker-%d: connection table %s%n", worker, table.describeMemory());
         final PacketPipeline pipeline =
             new PacketPipeline(pipelineConfig, tunnelOptions, publisher, table,
                 new PipelineCounters(f.maxVips(), f.maxBackends()));
@@ -496,7 +498,7 @@ public final class Forwarder implements AutoCloseable
         final TunnelEntropyConfig entropy = f.tunnelEntropy();
         if (!entropy.isNone())
         {
-            log.printf("  tunnel entropy: GRE key %s, outer source %s%s%n", entropy.greKey() ? "on" : "off",
+            info("  tunnel entropy: GRE key %s, outer source %s%s%n", entropy.greKey() ? "on" : "off",
                 entropy.sourcePrefixV4() == null ? "fixed" :
                     entropy.sourcePrefixV4().getHostAddress() + "/" + entropy.sourcePrefixV4Length(),
                 entropy.sourcePrefixV6() == null ? "" :
@@ -506,7 +508,7 @@ public final class Forwarder implements AutoCloseable
         {
             if (port.vlan() != 0)
             {
-                log.printf("  port %s: encapsulated frames tagged 802.1Q VLAN %d PCP %d%n", port.name(), port.vlan(),
+                info("  port %s: encapsulated frames tagged 802.1Q VLAN %d PCP %d%n", port.name(), port.vlan(),
                     port.vlanPcp());
             }
         }
@@ -531,21 +533,33 @@ public final class Forwarder implements AutoCloseable
         };
     }
 
+    // Every agent's errors: each distinct one logged once with its trace, repeats as "seen N times" lines.
     private void onAgentError(final Throwable error)
     {
         if (error instanceof CoreHeldException)
         {
             return; // startWorkers reports it as a config error, naming the worker and the holder
         }
-        log.println("forwarder: agent error: " + error);
-        error.printStackTrace(log);
+        agentErrors.onError(error);
+    }
+
+    // The start-up summary and notes: one record a line, their text as before after the log prefix.
+    private static void info(final String format, final Object... args)
+    {
+        if (LOGGER.isLoggable(System.Logger.Level.INFO))
+        {
+            final String line = String.format(format, args);
+            LOGGER.log(System.Logger.Level.INFO, line.endsWith(System.lineSeparator()) ?
+                line.substring(0, line.length() - System.lineSeparator().length()) : line);
+        }
     }
 
     private void printSummary()
     {
         final ForwarderConfig f = config.forwarder();
         final MachineCpus cpus = MachineCpus.probe();
-        log.println("sluice forwarder " + config.node().name() + " running (" + dpdk.version() + ", pid " +
+        LOGGER.log(System.Logger.Level.INFO, "sluice forwarder " + config.node().name() + " running (" +
+            dpdk.version() + ", pid " +
             ProcessHandle.current().pid() + ")");
         for (final PortConfig port : f.ports())
         {
@@ -557,7 +571,7 @@ public final class Forwarder implements AutoCloseable
                 : "link unknown";
             final String role = port.hasKernelPort() ? ", frames for no VIP to kernel port " + port.kernelPort() :
                 f.servedBy(port.name()) != null ? ", kernel port of " + f.servedBy(port.name()) : "";
-            log.printf("  port %s: id %d, %d rx / %d tx queues, mtu %d, mbuf data room %d (one mbuf a frame), %s%s%n",
+            info("  port %s: id %d, %d rx / %d tx queues, mtu %d, mbuf data room %d (one mbuf a frame), %s%s%n",
                 port.name(), id, f.rxQueueCount(port.name()), f.txQueueCount(port.name()), port.mtu(),
                 port.frameRoom(), link, role);
         }
@@ -569,50 +583,50 @@ public final class Forwarder implements AutoCloseable
             {
                 rx.append(rx.length() == 0 ? "" : ", ").append(queue.port()).append('/').append(queue.queue());
             }
-            log.printf("  rx-worker-%d: core %d (reserved: %s), rx %s, tx %s/%d, idle %s%n", i, w.core(),
+            info("  rx-worker-%d: core %d (reserved: %s), rx %s, tx %s/%d, idle %s%n", i, w.core(),
                 AffinityWorkerCores.lockFile(w.core()), rx, w.txPort(), w.txQueue(), f.idleStrategy().yamlName());
             for (final String port : w.rx().stream().map(WorkerConfig.RxQueue::port).distinct().toList())
             {
                 final int queue = f.returnQueue(i, port);
                 if (!port.equals(w.txPort()) && queue >= 0)
                 {
-                    log.printf("  rx-worker-%d: ICMP replies%s leave by %s on tx queue %d%n", i,
+                    info("  rx-worker-%d: ICMP replies%s leave by %s on tx queue %d%n", i,
                         f.kernelPortOf(port) == null ? "" : " and kernel frames", port, queue);
                 }
             }
             if (!cpus.affinity().contains(w.core()))
             {
-                log.printf("  rx-worker-%d: core %d (outside the affinity %s the process started with): pinned there " +
+                info("  rx-worker-%d: core %d (outside the affinity %s the process started with): pinned there " +
                     "all the same (machine cores %s, cpuset %s)%n", i, w.core(), cpus.affinity(), cpus.online(),
                     cpus.pinnable());
             }
         }
-        portNotes.forEach(note -> log.println("  note: " + note));
+        portNotes.forEach(note -> LOGGER.log(System.Logger.Level.INFO, "  note: " + note));
         for (final PortConfig port : f.ports())
         {
             if (f.txQueueCount(port.name()) > 0 && f.servedBy(port.name()) == null)
             {
                 final MacAddress nextHop = f.nextHopMacOf(port.name());
-                log.printf("  port %s sends from %s to %s, pool on %s%n", port.name(), formatMac(ownMacOf(port.name())),
+                info("  port %s sends from %s to %s, pool on %s%n", port.name(), formatMac(ownMacOf(port.name())),
                     nextHop == null ? "-" : nextHop.text(), socketName(portSockets.get(port.name())));
             }
         }
         printNumaNotes(f);
-        log.printf("  tunnel source %s%s%n",
+        info("  tunnel source %s%s%n",
             f.tunnelSourceV4() == null ? "" : f.tunnelSourceV4().getHostAddress(),
             f.tunnelSourceV6() == null ? "" : " " + f.tunnelSourceV6().getHostAddress());
         logTunnelOptions(f);
-        config.vips().forEach(vip -> log.printf("  VIP %s %s: %d backends%n", vip.name(), vip.vip(),
+        config.vips().forEach(vip -> info("  VIP %s %s: %d backends%n", vip.name(), vip.vip(),
             vip.backends().size()));
-        log.println("  counters " + countersFile.path() + ", control " +
+        LOGGER.log(System.Logger.Level.INFO, "  counters " + countersFile.path() + ", control " +
             config.nodeDirectory().resolve(ControlChannel.FILE_NAME) + ", capture " + captureFile.path());
-        log.println("  buffer bounds checks " + (DirectBuffer.SHOULD_BOUNDS_CHECK ?
+        LOGGER.log(System.Logger.Level.INFO, "  buffer bounds checks " + (DirectBuffer.SHOULD_BOUNDS_CHECK ?
             "on" : "off (-D" + DirectBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME + "=true)"));
-        log.println("  Java " + Runtime.version() + ", " + System.getProperty("java.vm.name") + ", " +
+        LOGGER.log(System.Logger.Level.INFO, "  Java " + Runtime.version() + ", " +
+            System.getProperty("java.vm.name") + ", " +
             System.getProperty("java.home"));
-        log.println("  JIT inlining -XX:InlineSmallCode=" + vmOption("InlineSmallCode") +
+        LOGGER.log(System.Logger.Level.INFO, "  JIT inlining -XX:InlineSmallCode=" + vmOption("InlineSmallCode") +
             " (scripts/sluice sets 6000 so the burst loop inlines its per-frame work)");
-        log.flush();
     }
 
     private static String socketName(final Integer socket)
@@ -627,12 +641,12 @@ public final class Forwarder implements AutoCloseable
         final WorkerCpuLayout cpus = WorkerCpuLayout.probe();
         for (final String warning : cpus.siblingWorkers(f))
         {
-            log.println("  warning: " + warning);
+            LOGGER.log(System.Logger.Level.WARNING, "  warning: " + warning);
         }
         for (final String warning : NumaLayout.probe().remoteWorkers(f,
             port -> portSockets.getOrDefault(port, Dpdk.SOCKET_ANY), cpus))
         {
-            log.println("  warning: " + warning);
+            LOGGER.log(System.Logger.Level.WARNING, "  warning: " + warning);
         }
     }
 
@@ -675,6 +689,7 @@ public final class Forwarder implements AutoCloseable
         workers.clear();
         CloseHelper.quietClose(controlRunner);
         controlRunner = null;
+        agentErrors.close();
         for (final int port : startedPorts)
         {
             shim.sluice_port_stop(port);

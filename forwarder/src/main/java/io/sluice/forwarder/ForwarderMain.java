@@ -20,6 +20,8 @@ import java.nio.file.Path;
  */
 public final class ForwarderMain
 {
+    private static final System.Logger LOGGER = System.getLogger(ForwarderMain.class.getName());
+
     private ForwarderMain()
     {
     }
@@ -46,10 +48,10 @@ public final class ForwarderMain
         final Path configFile,
         final NodeConfig config, final PrintStream out, final PrintStream err, final ShutdownSignalBarrier barrier)
     {
-        try (Forwarder ignored = Forwarder.start(config, configFile.toString(), out))
+        try (Forwarder ignored = Forwarder.start(config, configFile.toString()))
         {
             barrier.await();
-            out.println("forwarder: stopping");
+            LOGGER.log(System.Logger.Level.INFO, "forwarder: stopping");
         }
         catch (final ForwarderConfigException ex)
         {
@@ -58,11 +60,10 @@ public final class ForwarderMain
         }
         catch (final DpdkException | CountersFileException | ControlException ex)
         {
-            err.println("forwarder: " + ex.getMessage());
+            LOGGER.log(System.Logger.Level.ERROR, "forwarder: " + ex.getMessage());
             return 1;
         }
-        out.println("forwarder: stopped cleanly");
-        out.flush();
+        LOGGER.log(System.Logger.Level.INFO, "forwarder: stopped cleanly");
         return 0;
     }
 }

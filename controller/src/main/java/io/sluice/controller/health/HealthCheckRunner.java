@@ -177,7 +177,8 @@ public final class HealthCheckRunner implements AutoCloseable
         {
             if (!pool.awaitTermination(1, TimeUnit.SECONDS))
             {
-                System.err.println("controller: some health checks did not stop within 1 s");
+                System.getLogger(HealthCheckRunner.class.getName()).log(System.Logger.Level.WARNING,
+                    "controller: some health checks did not stop within 1 s");
             }
         }
         catch (final InterruptedException ex)

@@ -13,7 +13,6 @@ import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.state.SnapshotPublisher;
 import org.agrona.concurrent.Agent;
 
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,7 +38,8 @@ public final class ControlAgent implements Agent, CommandHandler
     private final ControlServer server;
     private final PortStatsSampler ports;
     private final ProcessCounters process;
-    private final PrintStream log;
+    private static final System.Logger LOGGER = System.getLogger(ControlAgent.class.getName());
+
     private final Map<Vip, String> vipNames = new HashMap<>();
     private final Map<Vip, Map<InetAddress, String>> backendNames = new HashMap<>();
     // The table each VIP index's fingerprint counter was last computed from.
@@ -55,7 +55,6 @@ public final class ControlAgent implements Agent, CommandHandler
      * @param server    the control channel's server side, or null when there is none (tests).
      * @param ports     port statistics sampler, or null.
      * @param process   process-wide counters.
-     * @param log       where applied commands are logged.
      */
     public ControlAgent(
         final LoadBalancerState state,
@@ -63,8 +62,7 @@ public final class ControlAgent implements Agent, CommandHandler
         final ForwarderCounters counters,
         final ControlServer server,
         final PortStatsSampler ports,
-        final ProcessCounters process,
-        final PrintStream log)
+        final ProcessCounters process)
     {
         this.state = state;
         this.publisher = publisher;
@@ -72,7 +70,6 @@ public final class ControlAgent implements Agent, CommandHandler
         this.server = server;
         this.ports = ports;
         this.process = process;
-        this.log = log;
     }
 
     @Override
@@ -117,13 +114,15 @@ public final class ControlAgent implements Agent, CommandHandler
             apply(command, responder);
             if (!(command instanceof ControlCommand.GetState))
             {
-                log.println("control: applied " + describe + " (from pid " + responder.senderPid() + ")");
+                LOGGER.log(System.Logger.Level.INFO,
+                    "control: applied " + describe + " (from pid " + responder.senderPid() + ")");
             }
             return null;
         }
         catch (final IllegalArgumentException ex)
         {
-            log.println("control: rejected " + describe + " (from pid " + responder.senderPid() + "): " +
+            LOGGER.log(System.Logger.Level.WARNING, "control: rejected " + describe + " (from pid " +
+                responder.senderPid() + "): " +
                 ex.getMessage());
             return ex.getMessage();
         }

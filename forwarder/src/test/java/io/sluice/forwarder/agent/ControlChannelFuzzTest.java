@@ -21,8 +21,6 @@ import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.AfterAll;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -64,7 +62,8 @@ class ControlChannelFuzzTest
     private static final UnsafeBuffer MESSAGE = new UnsafeBuffer(new byte[MAX_MESSAGE]);
     private static final UnsafeBuffer COUNTER_METADATA = new UnsafeBuffer(ByteBuffer.allocateDirect(512 * 1024));
     private static final UnsafeBuffer COUNTER_VALUES = new UnsafeBuffer(ByteBuffer.allocateDirect(128 * 1024));
-    private static final PrintStream LOG = new PrintStream(OutputStream.nullOutputStream());
+    // The agent logs every applied and rejected command; thousands of fuzzed ones would drown the test output.
+    private static final java.util.logging.Logger AGENT_LOG = quiet(ControlAgent.class.getName());
 
     private final CorrelatedFlyweight correlated = new CorrelatedFlyweight();
     private final RejectFlyweight reject = new RejectFlyweight();
@@ -136,6 +135,13 @@ class ControlChannelFuzzTest
         Files.deleteIfExists(DIRECTORY);
     }
 
+    private static java.util.logging.Logger quiet(final String name)
+    {
+        final java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+        logger.setLevel(java.util.logging.Level.OFF);
+        return logger;
+    }
+
     private static ControlAgent newAgent(final ControlServer server)
     {
         final LoadBalancerState state = new LoadBalancerState(4, 16, 251, 0x5EEDL);
@@ -145,7 +151,7 @@ class ControlChannelFuzzTest
         final CounterAllocator allocator = new CounterAllocator(manager);
         return new ControlAgent(state, new SnapshotPublisher(state.snapshot()),
             new ForwarderCounters(allocator, 1, SystemEpochClock.INSTANCE), server, null,
-            new ProcessCounters(allocator), LOG);
+            new ProcessCounters(allocator));
     }
 
     private void drainResponses()

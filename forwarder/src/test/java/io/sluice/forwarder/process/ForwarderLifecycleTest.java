@@ -126,7 +126,8 @@ class ForwarderLifecycleTest
             .getVMOption("InlineSmallCode").getValue();
         assertTrue(forwarder.stdout().contains("JIT inlining -XX:InlineSmallCode=" + inlineSmallCode + " "),
             forwarder.output());
-        assertFalse(forwarder.stderr().contains("Exception") || forwarder.stdout().contains("agent error"),
+        assertFalse(forwarder.stderr().contains("Exception") || forwarder.stderr().contains("agent error") ||
+            forwarder.stdout().contains("agent error"),
             forwarder.output());
         assertFalse(Files.exists(nodeDirectory), "node directory left: " + list(nodeDirectory));
         assertEquals(List.of(), list(spec.countersDir()), "files left in counters_dir");
@@ -183,7 +184,9 @@ class ForwarderLifecycleTest
         forwarder.waitUntil("the table line", () -> forwarder.stdout().contains("rx-worker-0: connection table "));
         final String line = forwarder.stdout().lines().filter(l -> l.contains("rx-worker-0: connection table "))
             .findFirst().orElseThrow();
-        assertTrue(line.matches("  rx-worker-0: connection table [0-9]+ entries of 32 \\+ 32 bytes, [0-9]+ MiB, " +
+        // The log prefix (ISO-8601 UTC time, level, logger) and then the summary line's text as it always was.
+        assertTrue(line.matches("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{12}Z INFO  Forwarder: " +
+            "  rx-worker-0: connection table [0-9]+ entries of 32 \\+ 32 bytes, [0-9]+ MiB, " +
             "(all in 2 MiB pages|in 4 KiB pages \\(smaller than a huge page\\)|" +
             "[0-9]+ MiB in 2 MiB pages: NOT all in huge pages, expect TLB misses: .+)"), line);
         final String thp = Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled"));
