@@ -53,7 +53,10 @@ class HugePageMemoryTest
             assertTrue(memory.describe().contains("NOT all in huge pages"), memory.describe());
         }
         final HugePageMemory small = HugePageMemory.allocate(4096);
-        assertEquals(0, small.hugePageBytes(Path.of("/proc/self/smaps")));
+        // smaps counts huge pages per mapping: a 4 KiB allocation the kernel merged into a neighbour's mapping that
+        // holds huge pages reports its overlap (seen once in CI), never more than its own length.
+        final long smallHuge = small.hugePageBytes(Path.of("/proc/self/smaps"));
+        assertTrue(smallHuge == 0 || smallHuge == 4096, "huge bytes of a 4 KiB allocation: " + smallHuge);
         assertEquals("0 MiB, in 4 KiB pages (smaller than a huge page)", small.describe());
     }
 
