@@ -174,18 +174,19 @@ public final class HugePageMemory
      */
     public String describe()
     {
-        final long huge = hugePageBytes();
         final String size = (length >> 20) + " MiB";
+        if (length < HUGE_PAGE)
+        {
+            // Never advised; smaps may still count huge pages of a neighbour's mapping the kernel merged it into.
+            return size + ", in 4 KiB pages (smaller than a huge page)";
+        }
+        final long huge = hugePageBytes();
         if (huge >= length - length % HUGE_PAGE && huge > 0)
         {
             return size + ", all in 2 MiB pages";
         }
         final String why;
-        if (length < HUGE_PAGE)
-        {
-            return size + ", in 4 KiB pages (smaller than a huge page)";
-        }
-        else if (LIBC == null)
+        if (LIBC == null)
         {
             why = "no madvise (-Dsluice.hugepages=false, or libc not found)";
         }
