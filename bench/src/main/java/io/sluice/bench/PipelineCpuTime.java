@@ -1,11 +1,16 @@
 package io.sluice.bench;
 
+import io.sluice.common.cli.CommandLines;
 import io.sluice.forwarder.pipeline.FrameBurst;
 import io.sluice.forwarder.pipeline.PipelineCounters;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.concurrent.Callable;
 
 /**
  * {@link PipelineBenchmark#processBurst}'s work timed in the thread's CPU time rather than wall time, for a machine
@@ -20,35 +25,52 @@ import java.util.Arrays;
  * CAPACITY ROUNDS SECONDS}: three warm-up rounds, then ROUNDS rounds of SECONDS of CPU time each; prints the
  * minimum and median CPU ns per packet.
  */
-public final class PipelineCpuTime
+@Command(name = "PipelineCpuTime",
+    description = "processBurst's CPU time per packet: three warm-up rounds, then ROUNDS rounds of SECONDS of CPU " +
+        "time each; prints the minimum and median CPU ns per packet, the hits and the misses.")
+public final class PipelineCpuTime implements Callable<Integer>
 {
+    @Parameters(index = "0", paramLabel = "FLOWS", description = "distinct flows in the bursts")
+    private int flows;
+
+    @Parameters(index = "1", paramLabel = "hit|miss", description = "connection-table hits or misses")
+    private String mode;
+
+    @Parameters(index = "2", paramLabel = "CAPACITY", description = "connection-table entries")
+    private int capacity;
+
+    @Parameters(index = "3", paramLabel = "ROUNDS", description = "measured rounds")
+    private int rounds;
+
+    @Parameters(index = "4", paramLabel = "SECONDS", description = "CPU seconds per round")
+    private double seconds;
+
     private PipelineCpuTime()
     {
     }
 
     /**
-     * Runs the measurement.
+     * Runs the measurement; a usage error exits 2.
      *
-     * @param args flows, mode, capacity, rounds, seconds of CPU time per round.
-     * @throws Exception when the set-up fails.
+     * @param args {@code FLOWS hit|miss CAPACITY ROUNDS SECONDS}.
      */
-    public static void main(final String[] args) throws Exception
+    public static void main(final String[] args)
     {
-        if (args.length != 5)
-        {
-            System.err.println("usage: PipelineCpuTime FLOWS hit|miss CAPACITY ROUNDS SECONDS");
-            System.exit(2);
-        }
+        System.exit(CommandLines.execute(new PipelineCpuTime(), args, System.out, System.err, 2));
+    }
+
+    @Override
+    public Integer call() throws Exception
+    {
         final BurstSource frames = new BurstSource();
-        frames.flows = Integer.parseInt(args[0]);
+        frames.flows = flows;
         frames.setUp();
         final PipelineBenchmark.Worker worker = new PipelineBenchmark.Worker();
-        worker.mode = args[1];
-        worker.capacity = Integer.parseInt(args[2]);
+        worker.mode = mode;
+        worker.capacity = capacity;
         worker.tunnel = "none";
         worker.setUp(frames);
-        final int rounds = Integer.parseInt(args[3]);
-        final long roundCpuNs = (long)(Double.parseDouble(args[4]) * 1e9);
+        final long roundCpuNs = (long)(seconds * 1e9);
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long sink = 0;
         final double[] perPacket = new double[rounds];
@@ -76,7 +98,8 @@ public final class PipelineCpuTime
         final double[] sorted = perPacket.clone();
         Arrays.sort(sorted);
         System.out.printf("flows %s, mode %s, capacity %s: cpu ns/packet min %.2f median %.2f; hits %d, misses %d " +
-            "(warm-up included), forwarded %d%n", args[0], args[1], args[2], sorted[0], sorted[rounds / 2],
+            "(warm-up included), forwarded %d%n", flows, mode, capacity, sorted[0], sorted[rounds / 2],
             counters.connectionHits(), counters.connectionMisses(), sink);
+        return 0;
     }
 }
