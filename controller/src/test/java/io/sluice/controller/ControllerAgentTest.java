@@ -92,15 +92,7 @@ class ControllerAgentTest
 
     private String config(final String backends)
     {
-        return """
-            node: {name: lb1}
-            forwarder:
-              eal_args: ["--no-huge", "--vdev=net_null0"]
-              ports: [{name: net_null0}]
-              workers: [{core: 0, rx_port: net_null0}]
-              next_hop_mac: "02:00:00:00:00:fe"
-              tunnel_source_v4: 10.0.0.1
-              counters_dir: %s
+        return "node: {name: lb1}\n" + NodeConfigFixtures.nullForwarder(dir.resolve("shm")) + """
             vips:
               - name: web
                 address: 10.100.0.1
@@ -111,7 +103,7 @@ class ControllerAgentTest
             controller:
               health_checks: {type: tcp, interval: 1s, timeout: 500ms, rise: 1, fall: 1}
               forwarder_liveness_timeout: 3s
-            """.formatted(dir.resolve("shm"), backends.stripTrailing());
+            """.formatted(backends.stripTrailing());
     }
 
     @AfterEach
