@@ -261,13 +261,13 @@ public final class ControllerAgent implements Agent
         }
         catch (final ConfigException ex)
         {
-            LOGGER.log(System.Logger.Level.WARNING, "controller: reload refused: " + ex.getMessage());
+            LOGGER.log(System.Logger.Level.INFO, "controller: reload refused: " + ex.getMessage());
             return new OperatorRequest.Reply(false, "reload refused, nothing changed: " + ex.getMessage());
         }
         final String refusal = ReloadPlan.refusal(config, next);
         if (refusal != null)
         {
-            LOGGER.log(System.Logger.Level.WARNING, "controller: reload refused: " + refusal);
+            LOGGER.log(System.Logger.Level.INFO, "controller: reload refused: " + refusal);
             return new OperatorRequest.Reply(false, "reload refused, nothing changed: " + refusal);
         }
         final HealthMonitor nextMonitor = new HealthMonitor(next);
