@@ -21,7 +21,6 @@ import io.sluice.controller.status.NodeStatus;
 import io.sluice.common.log.AgentErrorLog;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
-import org.agrona.concurrent.SystemEpochClock;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -47,6 +46,9 @@ import java.util.function.Function;
  * Order matters when a forwarder comes alive: the whole state is sent ({@link ForwarderSession#resync}) and VIPs are
  * announced only once the forwarder confirmed it, so a restarted forwarder never attracts traffic with its
  * start-up state (every backend up). When it dies, every VIP is withdrawn in the same cycle.
+ * <p>
+ * The parts log their own events (state changes, failures) as they happen; an error that would repeat every cycle
+ * goes to the process's {@link AgentErrorLog}, which the agent reports from while it runs.
  */
 public final class ControllerAgent implements Agent
 {
@@ -80,8 +82,7 @@ public final class ControllerAgent implements Agent
     private final EpochClock clock;
     private static final System.Logger LOGGER = System.getLogger(ControllerAgent.class.getName());
 
-    private final AgentErrorLog errors =
-        new AgentErrorLog("controller", SystemEpochClock.INSTANCE, AgentErrorLog.DEFAULT_CAPACITY, 10_000);
+    private final AgentErrorLog errors;
     private final ConcurrentLinkedQueue<Pending> requests = new ConcurrentLinkedQueue<>();
 
     private volatile boolean shuttingDown;
@@ -110,12 +111,14 @@ public final class ControllerAgent implements Agent
      * @param liveness      decides from it whether the forwarder is alive.
      * @param speaker       the BGP speaker.
      * @param clock         epoch milliseconds, the forwarder's heartbeat clock.
+     * @param errors        the process's error log, which the session and the speaker report to as well; the agent
+     *                      starts its reporter and closes it.
      */
     public ControllerAgent(final Path configFile, final NodeConfig config, final HealthMonitor monitor,
         final Function<HealthMonitor, HealthCheckRunner> runnerFactory, final BackendWeights weights,
         final OverridesFile overridesFile, final ForwarderSession session,
         final CountersObserver observer, final ForwarderLiveness liveness, final RouteSpeaker speaker,
-        final EpochClock clock)
+        final EpochClock clock, final AgentErrorLog errors)
     {
         this.configFile = Objects.requireNonNull(configFile, "configFile");
         this.config = Objects.requireNonNull(config, "config");
@@ -129,6 +132,7 @@ public final class ControllerAgent implements Agent
         this.liveness = Objects.requireNonNull(liveness, "liveness");
         this.speaker = Objects.requireNonNull(speaker, "speaker");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.errors = Objects.requireNonNull(errors, "errors");
         this.policy = new AnnouncePolicy(config.controller().announceRegardless());
         this.startMs = clock.time();
         this.status = snapshot(clock.time());
@@ -149,13 +153,14 @@ public final class ControllerAgent implements Agent
             final long nowMs = clock.time();
             work += observeForwarder(nowMs);
             work += checks.poll(nowMs);
-            session.enqueue(monitor.drainCommands());
+            final List<ControlCommand> healthCommands = monitor.drainCommands();
+            session.enqueue(healthCommands);
+            work += healthCommands.size();
             work += applyOperatorRequests(nowMs);
             work += session.poll(nowMs);
             work += refreshForwarderState(nowMs);
             work += announce(nowMs);
             work += publishStatus(nowMs);
-            work += log();
         }
         catch (final RuntimeException ex)
         {
@@ -346,7 +351,7 @@ public final class ControllerAgent implements Agent
         {
             speaker.setAnnounced(addresses);
         }
-        final int work = speaker.poll(nowMs);
+        final int work = policy.changes() + speaker.poll(nowMs);
         if (shuttingDown && speaker.isCurrent())
         {
             withdrawnForShutdown = true;
@@ -363,25 +368,6 @@ public final class ControllerAgent implements Agent
         nextStatusMs = nowMs + STATUS_PERIOD_MS;
         status = snapshot(nowMs);
         return 1;
-    }
-
-    private int log()
-    {
-        int lines = 0;
-        lines += print(monitor.drainLog());
-        lines += print(session.drainLog());
-        lines += print(policy.drainLog());
-        lines += print(speaker.drainLog());
-        return lines;
-    }
-
-    private int print(final List<String> lines)
-    {
-        for (final String line : lines)
-        {
-            LOGGER.log(System.Logger.Level.INFO, "controller: " + line);
-        }
-        return lines.size();
     }
 
     private NodeStatus snapshot(final long nowMs)

@@ -7,6 +7,7 @@ import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlChannel;
 import io.sluice.common.control.ForwarderServices;
 import io.sluice.common.counters.CountersFileHeader;
+import io.sluice.common.log.AgentErrorLog;
 import io.sluice.controller.announce.RouteSpeaker;
 import io.sluice.controller.bgp.ExaBgpRouteSpeaker;
 import io.sluice.controller.channel.ForwarderSession;
@@ -25,6 +26,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.SystemEpochClock;
 import sun.misc.Signal;
 
 import java.io.IOException;
@@ -61,6 +63,8 @@ public final class ControllerMain
     static final Duration ADOPT_TIMEOUT = Duration.ofSeconds(1);
     /** How long a stop waits for the withdrawals to reach ExaBGP. */
     static final long WITHDRAW_TIMEOUT_MS = 5_000;
+    /** Least time between two "seen N times" lines of one repeated error. */
+    static final long ERROR_SUMMARY_INTERVAL_MS = 10_000;
 
     private ControllerMain()
     {
@@ -104,25 +108,28 @@ public final class ControllerMain
         final OverridesFile overridesFile = OverridesFile.of(config);
         migrateOverrides(overridesFile, nodeDirectory.resolve(OverridesFile.FILE_NAME));
         final boolean restored = restoreOverrides(weights, overridesFile);
+        // One error log for the agent and the parts it polls; the agent reports from it while it runs.
+        final AgentErrorLog errors = new AgentErrorLog("controller", SystemEpochClock.INSTANCE,
+            AgentErrorLog.DEFAULT_CAPACITY, ERROR_SUMMARY_INTERVAL_MS);
         final ForwarderSession session =
-            new ForwarderSession(nodeDirectory.resolve(ControlChannel.FILE_NAME), COMMAND_TIMEOUT);
+            new ForwarderSession(nodeDirectory.resolve(ControlChannel.FILE_NAME), COMMAND_TIMEOUT, errors);
         final CountersObserver observer = new CountersObserver(nodeDirectory.resolve(CountersFileHeader.FILE_NAME));
         adoptRunningForwarder(config, monitor, weights, restored, session, observer, clock);
 
         final RouteSpeaker speaker;
         try
         {
-            speaker = routeSpeaker(config, clock.time());
+            speaker = routeSpeaker(config, clock.time(), errors);
         }
         catch (final IOException ex)
         {
             err.println("controller: cannot set up ExaBGP in " + nodeDirectory + ": " + ex);
-            CloseHelper.closeAll(session, observer);
+            CloseHelper.closeAll(session, observer, errors);
             return 1;
         }
         final ControllerAgent agent = new ControllerAgent(configFile, config, monitor,
             checked -> new HealthCheckRunner(checked, CHECK_THREADS), weights, overridesFile, session, observer,
-            ForwarderLiveness.of(config.controller()), speaker, clock);
+            ForwarderLiveness.of(config.controller()), speaker, clock, errors);
         final AgentRunner agentRunner = new AgentRunner(new SleepingMillisIdleStrategy(10),
             agent::onError, null, agent);
         final ActionToken token;
@@ -199,7 +206,7 @@ public final class ControllerMain
         }
         if (!agent.isWithdrawnForShutdown())
         {
-            LOGGER.log(System.Logger.Level.INFO, "controller: withdrawals not confirmed by ExaBGP within " +
+            LOGGER.log(System.Logger.Level.WARNING, "controller: withdrawals not confirmed by ExaBGP within " +
                 WITHDRAW_TIMEOUT_MS +
                 " ms; stopping ExaBGP ends the BGP sessions, which withdraws the routes too");
         }
@@ -222,7 +229,7 @@ public final class ControllerMain
         }
         catch (final IOException ex)
         {
-            LOGGER.log(System.Logger.Level.INFO, "controller: cannot move the operator overrides from " + legacy +
+            LOGGER.log(System.Logger.Level.WARNING, "controller: cannot move the operator overrides from " + legacy +
                 " to " +
                 overridesFile.path() + ": " + ex);
         }
@@ -235,7 +242,7 @@ public final class ControllerMain
         try
         {
             final int restored = weights.restore(overridesFile.read(problems));
-            problems.forEach(problem -> LOGGER.log(System.Logger.Level.INFO, "controller: " + problem));
+            problems.forEach(problem -> LOGGER.log(System.Logger.Level.WARNING, "controller: " + problem));
             if (restored > 0)
             {
                 LOGGER.log(System.Logger.Level.INFO, "controller: restored " + restored + " operator overrides from " +
@@ -245,9 +252,8 @@ public final class ControllerMain
         }
         catch (final IOException ex)
         {
-            LOGGER.log(System.Logger.Level.INFO, "controller: cannot read operator overrides " + overridesFile.path() +
-                ": " + ex +
-                "; starting from the configured weights");
+            LOGGER.log(System.Logger.Level.WARNING, "controller: cannot read operator overrides " +
+                overridesFile.path() + ": " + ex + "; starting from the configured weights");
             return false;
         }
     }
@@ -268,15 +274,13 @@ public final class ControllerMain
             return;
         }
         final ForwarderServices state = session.queryState(nowMs, ADOPT_TIMEOUT);
-        session.drainLog().forEach(line -> LOGGER.log(System.Logger.Level.INFO, "controller: " + line));
         if (state == null)
         {
-            LOGGER.log(System.Logger.Level.INFO,
+            LOGGER.log(System.Logger.Level.WARNING,
                 "controller: the running forwarder did not report its state; starting from the config");
             return;
         }
         monitor.adopt(state);
-        monitor.drainLog().forEach(line -> LOGGER.log(System.Logger.Level.INFO, "controller: " + line));
         if (!overridesRestored)
         {
             final int adopted = weights.adopt(state);
@@ -288,13 +292,15 @@ public final class ControllerMain
         }
     }
 
-    private static RouteSpeaker routeSpeaker(final NodeConfig config, final long nowMs) throws IOException
+    private static RouteSpeaker routeSpeaker(final NodeConfig config, final long nowMs, final AgentErrorLog errors)
+        throws IOException
     {
         if (!config.controller().hasBgp())
         {
             return RouteSpeaker.none();
         }
-        return ExaBgpRouteSpeaker.start(config.controller().bgp(), config.vips(), config.nodeDirectory(), nowMs);
+        return ExaBgpRouteSpeaker.start(config.controller().bgp(), config.vips(), config.nodeDirectory(), nowMs,
+            errors);
     }
 
     /** SIGUSR2 exits without withdrawing: for a restart of the controller alone (an upgrade, say). */
@@ -311,7 +317,7 @@ public final class ControllerMain
         }
         catch (final IllegalArgumentException ex)
         {
-            LOGGER.log(System.Logger.Level.INFO, "controller: SIGUSR2 cannot be handled here (" + ex.getMessage() +
+            LOGGER.log(System.Logger.Level.WARNING, "controller: SIGUSR2 cannot be handled here (" + ex.getMessage() +
                 ")");
         }
     }
@@ -326,7 +332,7 @@ public final class ControllerMain
         }
         catch (final IllegalArgumentException ex)
         {
-            LOGGER.log(System.Logger.Level.INFO, "controller: SIGHUP cannot be handled here (" + ex.getMessage() +
+            LOGGER.log(System.Logger.Level.WARNING, "controller: SIGHUP cannot be handled here (" + ex.getMessage() +
                 "); use sluice reload");
         }
     }

@@ -6,6 +6,8 @@ import io.sluice.common.config.NodeConfig;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlCommand.SetBackendHealth;
 import io.sluice.common.control.ControlCommand.SetBackendWeight;
+import io.sluice.common.log.AgentErrorLog;
+import io.sluice.controller.announce.AnnouncePolicy;
 import io.sluice.controller.announce.RouteSpeaker;
 import io.sluice.controller.health.HealthCheckRunner;
 import io.sluice.controller.health.check.CheckResult;
@@ -17,16 +19,15 @@ import io.sluice.controller.operator.BackendWeights;
 import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.operator.OverridesFile;
 import io.sluice.controller.status.NodeStatus;
+import io.sluice.testkit.CapturedLog;
+import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,24 +63,12 @@ class ControllerAgentTest
     private NodeConfig config;
     private long nowMs = 5_000_000;
     private final Map<InetAddress, Boolean> passing = new ConcurrentHashMap<>();
-    // The agent's log lines (their messages, without the time and level prefix), as the agent logs them.
-    private static final Logger AGENT_LOGGER = Logger.getLogger(ControllerAgent.class.getName());
-    private final StringBuffer log = new StringBuffer();
-    private final Handler logCapture = new Handler()
-    {
-        public void publish(final LogRecord record)
-        {
-            log.append(getFormatter().formatMessage(record)).append('\n');
-        }
-
-        public void flush()
-        {
-        }
-
-        public void close()
-        {
-        }
-    };
+    // What the agent and its parts log (messages, without the time and level prefix).
+    @RegisterExtension
+    final CapturedLog log = CapturedLog.of(ControllerAgent.class, AnnouncePolicy.class, HealthMonitor.class,
+        ForwarderSession.class);
+    private final AgentErrorLog errors =
+        new AgentErrorLog("controller", SystemEpochClock.INSTANCE, AgentErrorLog.DEFAULT_CAPACITY, 10_000);
     private final RecordingSpeaker speaker = new RecordingSpeaker();
     private FakeForwarder forwarder;
     private ControllerAgent agent;
@@ -87,8 +76,6 @@ class ControllerAgentTest
     @BeforeEach
     void setUp() throws IOException, io.sluice.common.config.ConfigException
     {
-        logCapture.setFormatter(new SimpleFormatter());
-        AGENT_LOGGER.addHandler(logCapture);
         Files.writeString(configFile(), config("""
                   - {name: be1, address: 10.1.0.1}
                   - {name: be2, address: 10.1.0.2, weight: 3}
@@ -105,15 +92,7 @@ class ControllerAgentTest
 
     private String config(final String backends)
     {
-        return """
-            node: {name: lb1}
-            forwarder:
-              eal_args: ["--no-huge", "--vdev=net_null0"]
-              ports: [{name: net_null0}]
-              workers: [{core: 0, rx_port: net_null0}]
-              next_hop_mac: "02:00:00:00:00:fe"
-              tunnel_source_v4: 10.0.0.1
-              counters_dir: %s
+        return "node: {name: lb1}\n" + NodeConfigFixtures.nullForwarder(dir.resolve("shm")) + """
             vips:
               - name: web
                 address: 10.100.0.1
@@ -124,17 +103,17 @@ class ControllerAgentTest
             controller:
               health_checks: {type: tcp, interval: 1s, timeout: 500ms, rise: 1, fall: 1}
               forwarder_liveness_timeout: 3s
-            """.formatted(dir.resolve("shm"), backends.stripTrailing());
+            """.formatted(backends.stripTrailing());
     }
 
     @AfterEach
     void tearDown() throws InterruptedException
     {
-        AGENT_LOGGER.removeHandler(logCapture);
         if (agent != null)
         {
             agent.onClose();
         }
+        errors.close();
         if (forwarder != null)
         {
             forwarder.close();
@@ -149,9 +128,9 @@ class ControllerAgentTest
                 CheckResult.pass("connected", 1_000_000) : CheckResult.fail("connect refused", 1_000_000), 2),
             new BackendWeights(config.vips()),
             new OverridesFile(config.nodeDirectory().resolve(OverridesFile.FILE_NAME)),
-            new ForwarderSession(config.nodeDirectory().resolve("control.dat"), Duration.ofSeconds(5)),
+            new ForwarderSession(config.nodeDirectory().resolve("control.dat"), Duration.ofSeconds(5), errors),
             new CountersObserver(config.nodeDirectory().resolve("counters.dat")),
-            ForwarderLiveness.of(config.controller()), speaker, () -> nowMs);
+            ForwarderLiveness.of(config.controller()), speaker, () -> nowMs, errors);
         return agent;
     }
 
@@ -194,7 +173,7 @@ class ControllerAgentTest
             applied.subList(0, 2), "the resync: backends start down until checked");
         assertTrue(applied.containsAll(List.of(new SetBackendHealth(WEB, B1, true),
             new SetBackendHealth(WEB, B2, true))), applied.toString());
-        assertTrue(log.toString().contains("VIP web: announce 10.100.0.1/32"), log.toString());
+        assertTrue(log.contains("VIP web: announce 10.100.0.1/32"), log.toString());
     }
 
     @Test
@@ -227,7 +206,7 @@ class ControllerAgentTest
         }
         agent.doWork();
         assertEquals(Set.of(), speaker.announced);
-        assertTrue(log.toString().contains("withdraw 10.100.0.1/32 (forwarder dead: heartbeat"),
+        assertTrue(log.contains("withdraw 10.100.0.1/32 (forwarder dead: heartbeat"),
             log.toString());
 
         runUntil(this::announced, "the VIP to be announced again");
@@ -249,7 +228,7 @@ class ControllerAgentTest
         runUntil(() -> speaker.announced.isEmpty(), "the withdrawal when the forwarder is gone");
         forwarder = new FakeForwarder(config, nowMs); // a new instance: another start time (FakeForwarder)
         runUntil(this::announced, "the VIP to be announced again");
-        assertTrue(log.toString().contains(" (a new instance)"), log.toString());
+        assertTrue(log.contains(" (a new instance)"), log.toString());
 
         assertEquals(List.of(new SetBackendHealth(WEB, B1, true), new SetBackendHealth(WEB, B2, false),
             new SetBackendWeight(WEB, B1, 7)), forwarder.applied(), "the whole state, weights included");
@@ -414,12 +393,6 @@ class ControllerAgentTest
         public Map<String, String> neighborStates()
         {
             return Map.of();
-        }
-
-        @Override
-        public List<String> drainLog()
-        {
-            return List.of();
         }
 
         @Override

@@ -56,9 +56,11 @@ public final class AnnouncePolicy
     {
     }
 
+    private static final System.Logger LOGGER = System.getLogger(AnnouncePolicy.class.getName());
+
     private final boolean announceRegardless;
     private final Map<String, Decision> last = new HashMap<>();
-    private final List<String> log = new ArrayList<>();
+    private int changes;
     private List<Decision> decisions = List.of();
     private Set<InetAddress> addresses = Set.of();
 
@@ -73,7 +75,7 @@ public final class AnnouncePolicy
     }
 
     /**
-     * Decides for every VIP.
+     * Decides for every VIP, and logs each VIP whose decision changed.
      *
      * @param node the node's state.
      * @param vips the VIPs.
@@ -83,6 +85,7 @@ public final class AnnouncePolicy
     {
         final List<Decision> next = new ArrayList<>(vips.size());
         final Set<InetAddress> announce = new LinkedHashSet<>();
+        changes = 0;
         for (final VipInput vip : vips)
         {
             final Decision decision = decide(node, vip);
@@ -94,8 +97,10 @@ public final class AnnouncePolicy
             final Decision previous = last.put(vip.name(), decision);
             if (previous == null ? decision.announced() : previous.announced() != decision.announced())
             {
-                log.add("VIP " + vip.name() + ": " + (decision.announced() ? "announce " : "withdraw ") +
-                    prefix(vip.address()) + " (" + decision.reason() + ")");
+                changes++;
+                LOGGER.log(System.Logger.Level.INFO, "VIP " + vip.name() + ": " +
+                    (decision.announced() ? "announce " : "withdraw ") + prefix(vip.address()) + " (" +
+                    decision.reason() + ")");
             }
         }
         decisions = List.copyOf(next);
@@ -146,15 +151,13 @@ public final class AnnouncePolicy
     }
 
     /**
-     * Returns the changes logged since the last call, and forgets them.
+     * Returns how many VIPs the last evaluation announced or withdrew (each one logged).
      *
-     * @return log lines, oldest first.
+     * @return the count, 0 when nothing changed.
      */
-    public List<String> drainLog()
+    public int changes()
     {
-        final List<String> drained = List.copyOf(log);
-        log.clear();
-        return drained;
+        return changes;
     }
 
     /**

@@ -1,13 +1,13 @@
 package io.sluice.controller.announce;
 
 import java.net.InetAddress;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * What the controller needs from a BGP speaker: set the announced addresses, poll its I/O, report its state.
- * Implemented over the ExaBGP sidecar; {@link #none()} stands in when the node does not speak BGP.
+ * Implemented over the ExaBGP sidecar; {@link #none()} stands in when the node does not speak BGP. A speaker logs
+ * its own events.
  */
 public interface RouteSpeaker extends AutoCloseable
 {
@@ -46,13 +46,6 @@ public interface RouteSpeaker extends AutoCloseable
      * @return neighbor address → state.
      */
     Map<String, String> neighborStates();
-
-    /**
-     * Returns log lines since the last call, and forgets them.
-     *
-     * @return lines, oldest first.
-     */
-    List<String> drainLog();
 
     /**
      * Stops the speaker and releases what it holds.
@@ -96,12 +89,6 @@ public interface RouteSpeaker extends AutoCloseable
             public Map<String, String> neighborStates()
             {
                 return Map.of();
-            }
-
-            @Override
-            public List<String> drainLog()
-            {
-                return List.of();
             }
 
             @Override

@@ -3,11 +3,8 @@ package io.sluice.controller.bgp;
 import io.sluice.common.CreatedDirectories;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,24 +15,29 @@ import java.util.List;
  * by the next controller when its configuration is unchanged (a controller restart keeps the BFD sessions up, as
  * it keeps the BGP sessions), stopped with SIGTERM then SIGKILL when the controller stops.
  *
- * <p>Polled from the controller's duty cycle; only {@link #stop()} blocks.
+ * <p>Polled from the controller's duty cycle; only {@link #stop()} blocks. Its events are logged as they happen.
  */
-public final class BfdSidecar
+public final class BfdSidecar extends Sidecar
 {
     /** How long BIRD gets after SIGTERM before SIGKILL; it exits at once. */
     public static final long STOP_GRACE_MS = 2_000;
 
+    private static final System.Logger LOGGER = System.getLogger(BfdSidecar.class.getName());
+    private static final String CONFIG = "bfd.conf";
+    private static final String PID = "bfd.pid";
+    private static final String LOG = "bfd.log";
+    private static final String SOCKET = "bfd.ctl";
+
     private final Path directory;
-    private final List<String> log = new ArrayList<>();
-    private final SupervisedProcess process;
 
     private BfdSidecar(final String command, final Path directory)
     {
-        this.directory = directory;
         // A control socket left by a BIRD killed with SIGKILL makes the next one refuse to start.
-        process = new SupervisedProcess("BFD", "BIRD", directory, config(), pidFile(), logFile(), STOP_GRACE_MS, true,
-            command, List.of("-f", "-c", config().toString(), "-s", controlSocket().toString()),
-            builder -> Files.deleteIfExists(controlSocket()), log);
+        super(new SupervisedProcess("BFD", "BIRD", directory, directory.resolve(CONFIG), directory.resolve(PID),
+            directory.resolve(LOG), STOP_GRACE_MS, true, command,
+            List.of("-f", "-c", directory.resolve(CONFIG).toString(), "-s", directory.resolve(SOCKET).toString()),
+            builder -> Files.deleteIfExists(directory.resolve(SOCKET)), LOGGER));
+        this.directory = directory;
     }
 
     /**
@@ -65,7 +67,7 @@ public final class BfdSidecar
      */
     public Path config()
     {
-        return directory.resolve("bfd.conf");
+        return directory.resolve(CONFIG);
     }
 
     /**
@@ -75,7 +77,7 @@ public final class BfdSidecar
      */
     public Path controlSocket()
     {
-        return directory.resolve("bfd.ctl");
+        return directory.resolve(SOCKET);
     }
 
     /**
@@ -85,7 +87,7 @@ public final class BfdSidecar
      */
     public Path pidFile()
     {
-        return directory.resolve("bfd.pid");
+        return directory.resolve(PID);
     }
 
     /**
@@ -95,48 +97,7 @@ public final class BfdSidecar
      */
     public Path logFile()
     {
-        return directory.resolve("bfd.log");
-    }
-
-    /**
-     * Notices a dead BIRD and restarts it when its backoff delay has passed.
-     *
-     * @param nowMs the time.
-     * @return work done: 1 when something was noticed or started.
-     */
-    public int poll(final long nowMs)
-    {
-        return process.poll(nowMs);
-    }
-
-    /**
-     * Tells whether the BIRD this sidecar manages runs.
-     *
-     * @return false when stopped or waiting to restart.
-     */
-    public boolean isRunning()
-    {
-        return process.isRunning();
-    }
-
-    /**
-     * Returns the running BIRD's pid.
-     *
-     * @return the pid, or -1 when none runs.
-     */
-    public long pid()
-    {
-        return process.pid();
-    }
-
-    /**
-     * Returns how many times BIRD was started again after it died.
-     *
-     * @return the count.
-     */
-    public int restarts()
-    {
-        return process.restarts();
+        return directory.resolve(LOG);
     }
 
     /**
@@ -155,18 +116,6 @@ public final class BfdSidecar
     }
 
     /**
-     * Returns log lines since the last call, and forgets them.
-     *
-     * @return lines, oldest first.
-     */
-    public List<String> drainLog()
-    {
-        final List<String> drained = List.copyOf(log);
-        log.clear();
-        return drained;
-    }
-
-    /**
      * Stops BIRD (SIGTERM, then SIGKILL after {@link #STOP_GRACE_MS}) and removes its pid file and control socket.
      * The router sees the BFD session go AdminDown or time out, and drops the BGP session with it.
      */
@@ -179,26 +128,13 @@ public final class BfdSidecar
         }
         catch (final IOException ex)
         {
-            log.add("BFD: cannot remove " + controlSocket() + ": " + ex);
+            LOGGER.log(System.Logger.Level.WARNING, "BFD: cannot remove " + controlSocket() + ": " + ex);
         }
-    }
-
-    /**
-     * Leaves BIRD running and its pid file in place for the next controller to adopt, and stops managing it.
-     */
-    public void detach()
-    {
-        process.detach();
     }
 
     private void begin(final String configText, final long nowMs) throws IOException
     {
         CreatedDirectories.create(directory);
-        final boolean configChanged = !Files.exists(config()) ||
-            !Files.readString(config(), StandardCharsets.UTF_8).equals(configText);
-        final Path temporary = config().resolveSibling("bfd.conf.tmp");
-        Files.writeString(temporary, configText, StandardCharsets.UTF_8);
-        Files.move(temporary, config(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        process.adoptOrLaunch(configChanged, nowMs);
+        process.adoptOrLaunch(writeConfig(config(), configText, "rw-r--r--"), nowMs);
     }
 }

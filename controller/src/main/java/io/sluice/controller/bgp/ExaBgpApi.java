@@ -1,6 +1,8 @@
 package io.sluice.controller.bgp;
 
 import io.sluice.common.CreatedDirectories;
+import org.agrona.ErrorHandler;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -22,7 +24,8 @@ import java.util.Set;
  *
  * <p>A newer relay connection replaces an older one (ExaBGP restarted, or respawned its relay); on each connection
  * the whole desired set is announced again. Decisions live in {@link ExaBgpSession}; this class only moves bytes.
- * I/O problems drop the connection and are logged, never thrown from {@link #poll}.
+ * I/O problems drop the connection and are logged, never thrown from {@link #poll}; a failing accept, which would
+ * fail again at every poll, goes to the error handler, which reports a repeated error once with a count.
  */
 public final class ExaBgpApi implements AutoCloseable
 {
@@ -34,17 +37,20 @@ public final class ExaBgpApi implements AutoCloseable
     private final Path socketPath;
     private final ServerSocketChannel server;
     private final ExaBgpSession session;
+    private final ErrorHandler errors;
     private final ByteBuffer readBuffer = ByteBuffer.allocate(64 * 1024);
     private final ByteArrayOutputStream partialLine = new ByteArrayOutputStream();
     private ByteBuffer pendingOutput = ByteBuffer.allocate(0);
     private SocketChannel relay;
     private int connections;
 
-    private ExaBgpApi(final Path socketPath, final ServerSocketChannel server, final RouteAttributes attributes)
+    private ExaBgpApi(final Path socketPath, final ServerSocketChannel server, final RouteAttributes attributes,
+        final ErrorHandler errors)
     {
         this.socketPath = socketPath;
         this.server = server;
         this.session = new ExaBgpSession(attributes);
+        this.errors = errors;
     }
 
     /**
@@ -57,7 +63,7 @@ public final class ExaBgpApi implements AutoCloseable
      */
     public static ExaBgpApi open(final Path socketPath) throws IOException
     {
-        return open(socketPath, RouteAttributes.NONE);
+        return open(socketPath, RouteAttributes.NONE, ExaBgpApi::logError);
     }
 
     /**
@@ -69,6 +75,22 @@ public final class ExaBgpApi implements AutoCloseable
      * @throws IOException when the socket cannot be created.
      */
     public static ExaBgpApi open(final Path socketPath, final RouteAttributes attributes) throws IOException
+    {
+        return open(socketPath, attributes, ExaBgpApi::logError);
+    }
+
+    /**
+     * Listens on a Unix-domain socket, as {@link #open(Path, RouteAttributes)}, reporting failed accepts to an error
+     * handler.
+     *
+     * @param socketPath the socket's path (at most 107 bytes); the relay's argument.
+     * @param attributes the path attributes of each address's route.
+     * @param errors     where failed accepts go, e.g. the controller agent's {@code AgentErrorLog}.
+     * @return the listening API.
+     * @throws IOException when the socket cannot be created.
+     */
+    public static ExaBgpApi open(final Path socketPath, final RouteAttributes attributes, final ErrorHandler errors)
+        throws IOException
     {
         final Path parent = socketPath.toAbsolutePath().getParent();
         if (parent != null)
@@ -87,7 +109,17 @@ public final class ExaBgpApi implements AutoCloseable
             server.close();
             throw ex;
         }
-        return new ExaBgpApi(socketPath, server, attributes);
+        return new ExaBgpApi(socketPath, server, attributes, errors);
+    }
+
+    /**
+     * The error handler of an API opened without one: every error a warning.
+     *
+     * @param error what went wrong.
+     */
+    static void logError(final Throwable error)
+    {
+        System.getLogger(ExaBgpApi.class.getName()).log(System.Logger.Level.WARNING, error.getMessage(), error);
     }
 
     /**
@@ -172,16 +204,6 @@ public final class ExaBgpApi implements AutoCloseable
     }
 
     /**
-     * Returns log lines since the last call (connections, session changes, rejected commands), and forgets them.
-     *
-     * @return lines, oldest first.
-     */
-    public List<String> drainLog()
-    {
-        return session.drainLog();
-    }
-
-    /**
      * Returns the socket's path.
      *
      * @return the path the relay connects to.
@@ -198,7 +220,7 @@ public final class ExaBgpApi implements AutoCloseable
     @Override
     public void close()
     {
-        disconnect("controller closing");
+        disconnect("controller closing", true);
         try
         {
             server.close();
@@ -227,12 +249,12 @@ public final class ExaBgpApi implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                session.note("cannot accept a relay connection: " + ex);
+                errors.onError(new IOException("BGP: cannot accept a relay connection: " + ex, ex));
                 return accepted;
             }
             if (relay != null)
             {
-                disconnect("replaced by a newer relay connection");
+                disconnect("replaced by a newer relay connection", true);
             }
             relay = channel;
             connections++;
@@ -255,12 +277,12 @@ public final class ExaBgpApi implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                disconnect(ex.toString());
+                disconnect(ex.toString(), false);
                 return lines;
             }
             if (n < 0)
             {
-                disconnect("closed by the relay");
+                disconnect("closed by the relay", false);
                 return lines;
             }
             if (n == 0)
@@ -292,7 +314,7 @@ public final class ExaBgpApi implements AutoCloseable
         partialLine.write(bytes, start, n - start);
         if (partialLine.size() > MAX_LINE_BYTES)
         {
-            disconnect("line longer than " + MAX_LINE_BYTES + " bytes");
+            disconnect("line longer than " + MAX_LINE_BYTES + " bytes", false);
         }
         return lines;
     }
@@ -326,12 +348,12 @@ public final class ExaBgpApi implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            disconnect(ex.toString());
+            disconnect(ex.toString(), false);
             return 0;
         }
     }
 
-    private void disconnect(final String why)
+    private void disconnect(final String why, final boolean expected)
     {
         if (relay == null)
         {
@@ -348,6 +370,6 @@ public final class ExaBgpApi implements AutoCloseable
         relay = null;
         partialLine.reset();
         pendingOutput = ByteBuffer.allocate(0);
-        session.onDisconnected(why);
+        session.onDisconnected(why, expected);
     }
 }

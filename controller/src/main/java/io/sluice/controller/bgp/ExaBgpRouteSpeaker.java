@@ -6,12 +6,12 @@ import io.sluice.common.config.Md5PasswordFile;
 import io.sluice.common.config.VipConfig;
 import io.sluice.controller.announce.RouteSpeaker;
 import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +23,7 @@ import java.util.Set;
  * <p>
  * {@link #close()} stops ExaBGP (its sessions close, so whatever is still announced is withdrawn);
  * {@link #detach()} instead leaves it running with its routes for the next controller to adopt (a restart). Both
- * treat the BFD speaker the same way.
+ * treat the BFD speaker the same way. Each part logs its own events.
  */
 public final class ExaBgpRouteSpeaker implements RouteSpeaker
 {
@@ -47,17 +47,18 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
      * @param vips          the node's VIPs, for their routes' path attributes.
      * @param nodeDirectory the node directory.
      * @param nowMs         the time.
+     * @param errors        where errors that would repeat at every poll go, e.g. the agent's {@code AgentErrorLog}.
      * @return the speaker.
      * @throws IOException when the files or the socket cannot be made, or a TCP MD5 password file cannot be read.
      */
     public static ExaBgpRouteSpeaker start(final BgpConfig bgp, final List<VipConfig> vips, final Path nodeDirectory,
-        final long nowMs) throws IOException
+        final long nowMs, final ErrorHandler errors) throws IOException
     {
         final ExaBgpFiles files = new ExaBgpFiles(nodeDirectory);
         final String text = ExaBgpConfigWriter.fromClasspath()
             .write(bgp, files.relayCommand(Duration.ofNanos(bgp.exabgp().orphanTimeoutNs())), files.socket(),
                 passwords(bgp));
-        final ExaBgpApi api = ExaBgpApi.open(files.socket(), RouteAttributes.of(bgp, vips));
+        final ExaBgpApi api = ExaBgpApi.open(files.socket(), RouteAttributes.of(bgp, vips), errors);
         BfdSidecar bfd = null;
         try
         {
@@ -78,7 +79,8 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
     }
 
     /**
-     * Starts the speaker for a node without VIP attributes, as {@link #start(BgpConfig, List, Path, long)}.
+     * Starts the speaker for a node without VIP attributes, as {@link #start(BgpConfig, List, Path, long,
+     * ErrorHandler)}, each error logged as a warning.
      *
      * @param bgp           the node's BGP settings.
      * @param nodeDirectory the node directory.
@@ -89,7 +91,7 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
     public static ExaBgpRouteSpeaker start(final BgpConfig bgp, final Path nodeDirectory, final long nowMs)
         throws IOException
     {
-        return start(bgp, List.of(), nodeDirectory, nowMs);
+        return start(bgp, List.of(), nodeDirectory, nowMs, ExaBgpApi::logError);
     }
 
     // Read again at start (the configuration check read them too): the files may have changed since.
@@ -144,18 +146,6 @@ public final class ExaBgpRouteSpeaker implements RouteSpeaker
     public Map<String, String> neighborStates()
     {
         return api.neighborStates();
-    }
-
-    @Override
-    public List<String> drainLog()
-    {
-        final List<String> lines = new ArrayList<>(sidecar.drainLog());
-        lines.addAll(api.drainLog());
-        if (bfd != null)
-        {
-            lines.addAll(bfd.drainLog());
-        }
-        return lines;
     }
 
     /**

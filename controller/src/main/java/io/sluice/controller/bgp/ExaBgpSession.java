@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * The controller's side of the conversation with ExaBGP through the relay, without the socket: which commands to
- * send, what ExaBGP answered, which BGP sessions are up, and what to log.
+ * send, what ExaBGP answered, which BGP sessions are up; it logs each of these events itself.
  *
  * <p>Pure and single-threaded: {@link ExaBgpApi} feeds it connection events and received lines and writes what
  * {@link #drainOutput} returns. ExaBGP acknowledges each command in order with {@code done} or {@code error}
@@ -20,11 +20,12 @@ import java.util.Set;
  */
 public final class ExaBgpSession
 {
+    private static final System.Logger LOGGER = System.getLogger(ExaBgpSession.class.getName());
+
     private final RouteAnnouncer announcer;
     private final Map<String, String> neighborStates = new LinkedHashMap<>();
     private final Deque<String> awaitingAck = new ArrayDeque<>();
     private final List<String> output = new ArrayList<>();
-    private final List<String> log = new ArrayList<>();
     private boolean connected;
 
     /**
@@ -67,15 +68,16 @@ public final class ExaBgpSession
         awaitingAck.clear();
         output.clear();
         announcer.onConnected();
-        log.add("BGP: " + why);
+        LOGGER.log(System.Logger.Level.INFO, "BGP: " + why);
     }
 
     /**
      * Notes the loss of the relay connection.
      *
-     * @param why what happened, for the log.
+     * @param why      what happened, for the log.
+     * @param expected true when the controller closed it (logged as information), false for a failure (a warning).
      */
-    public void onDisconnected(final String why)
+    public void onDisconnected(final String why, final boolean expected)
     {
         if (!connected)
         {
@@ -86,17 +88,8 @@ public final class ExaBgpSession
         awaitingAck.clear();
         output.clear();
         announcer.onDisconnected();
-        log.add("BGP: relay disconnected: " + why);
-    }
-
-    /**
-     * Logs something the adapter saw.
-     *
-     * @param what the event.
-     */
-    public void note(final String what)
-    {
-        log.add("BGP: " + what);
+        LOGGER.log(expected ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
+            "BGP: relay disconnected: " + why);
     }
 
     /**
@@ -112,7 +105,8 @@ public final class ExaBgpSession
             final String command = awaitingAck.poll();
             if (!ack.done())
             {
-                log.add("BGP: ExaBGP rejected " + (command == null ? "a command" : "'" + command + "'"));
+                LOGGER.log(System.Logger.Level.WARNING,
+                    "BGP: ExaBGP rejected " + (command == null ? "a command" : "'" + command + "'"));
             }
         }
         else if (message instanceof ExaBgpMessage.NeighborState state)
@@ -125,7 +119,7 @@ public final class ExaBgpSession
         }
         else if (message instanceof ExaBgpMessage.Shutdown)
         {
-            log.add("BGP: ExaBGP is shutting down");
+            LOGGER.log(System.Logger.Level.INFO, "BGP: ExaBGP is shutting down");
         }
     }
 
@@ -146,18 +140,6 @@ public final class ExaBgpSession
         }
         final List<String> drained = List.copyOf(output);
         output.clear();
-        return drained;
-    }
-
-    /**
-     * Returns log lines since the last call, and forgets them.
-     *
-     * @return lines, oldest first.
-     */
-    public List<String> drainLog()
-    {
-        final List<String> drained = List.copyOf(log);
-        log.clear();
         return drained;
     }
 
@@ -219,7 +201,9 @@ public final class ExaBgpSession
         if (!state.state().equals(previous) && (previous == null || "up".equals(previous) ||
             "up".equals(state.state())))
         {
-            log.add("BGP: neighbor " + state.peer() + " " + state.state() +
+            // A session that was up and goes is a failure; coming up, or the first state seen, is news.
+            LOGGER.log("up".equals(previous) ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+                "BGP: neighbor " + state.peer() + " " + state.state() +
                 (state.reason().isEmpty() ? "" : " (" + state.reason() + ")"));
         }
     }

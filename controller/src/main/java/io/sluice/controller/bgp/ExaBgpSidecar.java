@@ -4,12 +4,7 @@ import io.sluice.common.CreatedDirectories;
 import io.sluice.common.config.ExaBgpConfig;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -23,9 +18,10 @@ import java.util.Map;
  * controller adopts it instead of starting a second one, unless the configuration changed, which needs a restart.
  *
  * <p>With {@code external: true} the files are written and nothing is started or stopped. Polled from the
- * controller's duty cycle; only {@link #stop()} blocks (up to {@link #STOP_GRACE_MS} plus a moment).
+ * controller's duty cycle; only {@link #stop()} blocks (up to {@link #STOP_GRACE_MS} plus a moment). Starts,
+ * adoptions, deaths and stops are logged as they happen.
  */
-public final class ExaBgpSidecar implements AutoCloseable
+public final class ExaBgpSidecar extends Sidecar implements AutoCloseable
 {
     /**
      * The relay's classpath resource name, next to this class.
@@ -37,18 +33,18 @@ public final class ExaBgpSidecar implements AutoCloseable
      */
     public static final long STOP_GRACE_MS = 5_000;
 
+    private static final System.Logger LOGGER = System.getLogger(ExaBgpSidecar.class.getName());
+
     private final ExaBgpConfig config;
     private final ExaBgpFiles files;
-    private final List<String> log = new ArrayList<>();
-    private final SupervisedProcess process;
 
     private ExaBgpSidecar(final ExaBgpConfig config, final ExaBgpFiles files)
     {
+        super(new SupervisedProcess("BGP", "ExaBGP", files.directory(), files.config(), files.pid(), files.log(),
+            STOP_GRACE_MS, false, config.command(), List.of(files.config().toString()),
+            builder -> environment(builder.environment()), LOGGER));
         this.config = config;
         this.files = files;
-        process = new SupervisedProcess("BGP", "ExaBGP", files.directory(), files.config(), files.pid(), files.log(),
-            STOP_GRACE_MS, false, config.command(), List.of(files.config().toString()),
-            builder -> environment(builder.environment()), log);
     }
 
     /**
@@ -70,47 +66,6 @@ public final class ExaBgpSidecar implements AutoCloseable
         final ExaBgpSidecar sidecar = new ExaBgpSidecar(config, new ExaBgpFiles(nodeDirectory));
         sidecar.begin(configText, nowMs);
         return sidecar;
-    }
-
-    /**
-     * Notices a dead ExaBGP and restarts it when its backoff delay has passed.
-     *
-     * @param nowMs the time.
-     * @return work done: 1 when something was noticed or started.
-     */
-    public int poll(final long nowMs)
-    {
-        return config.external() ? 0 : process.poll(nowMs);
-    }
-
-    /**
-     * Tells whether the ExaBGP this sidecar manages runs.
-     *
-     * @return false when external, stopped, or waiting to restart.
-     */
-    public boolean isRunning()
-    {
-        return process.isRunning();
-    }
-
-    /**
-     * Returns the running ExaBGP's pid.
-     *
-     * @return the pid, or -1 when none runs (or it is external).
-     */
-    public long pid()
-    {
-        return process.pid();
-    }
-
-    /**
-     * Returns how many times ExaBGP was started again after it died.
-     *
-     * @return the count.
-     */
-    public int restarts()
-    {
-        return process.restarts();
     }
 
     /**
@@ -142,18 +97,6 @@ public final class ExaBgpSidecar implements AutoCloseable
     }
 
     /**
-     * Returns log lines since the last call (starts, adoptions, deaths, stops), and forgets them.
-     *
-     * @return lines, oldest first.
-     */
-    public List<String> drainLog()
-    {
-        final List<String> drained = List.copyOf(log);
-        log.clear();
-        return drained;
-    }
-
-    /**
      * Stops ExaBGP: SIGTERM, up to {@link #STOP_GRACE_MS} for it to close its sessions, then SIGKILL; removes the
      * pid file. Its routes are withdrawn as its sessions close. Does nothing when external.
      */
@@ -163,14 +106,6 @@ public final class ExaBgpSidecar implements AutoCloseable
         {
             process.stop();
         }
-    }
-
-    /**
-     * Leaves ExaBGP running and its pid file in place for the next controller to adopt, and stops managing it.
-     */
-    public void detach()
-    {
-        process.detach();
     }
 
     /**
@@ -185,14 +120,12 @@ public final class ExaBgpSidecar implements AutoCloseable
     private void begin(final String configText, final long nowMs) throws IOException
     {
         CreatedDirectories.create(files.directory());
-        writeAtomically(files.relay(), ExaBgpConfigWriter.resource(RELAY_RESOURCE), "rw-r--r--");
-        final boolean configChanged = !Files.exists(files.config()) ||
-            !Files.readString(files.config(), StandardCharsets.UTF_8).equals(configText);
+        writeConfig(files.relay(), ExaBgpConfigWriter.resource(RELAY_RESOURCE), "rw-r--r--");
         // The configuration may hold TCP MD5 passwords: readable by the controller's user (and ExaBGP) only.
-        writeAtomically(files.config(), configText, "rw-------");
+        final boolean configChanged = writeConfig(files.config(), configText, "rw-------");
         if (config.external())
         {
-            log.add("BGP: ExaBGP runs externally; its configuration is " + files.config());
+            LOGGER.log(System.Logger.Level.INFO, "BGP: ExaBGP runs externally; its configuration is " + files.config());
             return;
         }
         process.adoptOrLaunch(configChanged, nowMs);
@@ -224,31 +157,5 @@ public final class ExaBgpSidecar implements AutoCloseable
     {
         environment.remove(dottedName);
         environment.put(dottedName.replace('.', '_'), value);
-    }
-
-    private static void writeAtomically(final Path path, final String text, final String permissions)
-        throws IOException
-    {
-        final Path temporary = path.resolveSibling(path.getFileName() + ".tmp");
-        Files.deleteIfExists(temporary);
-        try
-        {
-            Files.createFile(temporary,
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions)));
-        }
-        catch (final UnsupportedOperationException ex)
-        {
-            Files.createFile(temporary);
-        }
-        Files.writeString(temporary, text, StandardCharsets.UTF_8);
-        try
-        {
-            Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString(permissions));
-        }
-        catch (final UnsupportedOperationException ex)
-        {
-            // Not a POSIX file system: the default permissions do.
-        }
-        Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -16,7 +16,8 @@ import java.util.Optional;
  * ({@code setsid} when installed, input from {@code /dev/null}, output appended to its log), its pid written to a
  * pid file, restarted with {@link RestartBackoff} when it dies, adopted through the pid file by the next controller
  * when it runs with the same configuration, stopped with SIGTERM then SIGKILL. What differs between sidecars (the
- * command line, the environment, files to clear before a start) is given by the owner.
+ * command line, the environment, files to clear before a start) is given by the owner, and so is the logger its
+ * events go to (the owner's, so a line names the sidecar).
  *
  * <p>Polled from the controller's duty cycle; only {@link #stop()} and adoption block, briefly.
  */
@@ -42,7 +43,7 @@ final class SupervisedProcess
     private final boolean logHint;
     private final List<String> commandLine;
     private final Preparation preparation;
-    private final List<String> log;
+    private final System.Logger logger;
     private final RestartBackoff backoff = new RestartBackoff();
     private Process started;
     private ProcessHandle running;
@@ -64,11 +65,11 @@ final class SupervisedProcess
      * @param command     the configured command, split on blanks.
      * @param arguments   what follows it.
      * @param preparation run before each start.
-     * @param log         the owner's log lines, appended to.
+     * @param logger      the owner's logger.
      */
     SupervisedProcess(final String prefix, final String name, final Path directory, final Path config,
         final Path pidFile, final Path logFile, final long stopGraceMs, final boolean logHint, final String command,
-        final List<String> arguments, final Preparation preparation, final List<String> log)
+        final List<String> arguments, final Preparation preparation, final System.Logger logger)
     {
         this.prefix = prefix;
         this.name = name;
@@ -79,7 +80,7 @@ final class SupervisedProcess
         this.stopGraceMs = stopGraceMs;
         this.logHint = logHint;
         this.preparation = preparation;
-        this.log = log;
+        this.logger = logger;
         final List<String> line = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setsid")))
         {
@@ -105,12 +106,12 @@ final class SupervisedProcess
         {
             running = adopted.get();
             startedMs = nowMs;
-            log.add(prefix + ": adopted the running " + name + " (pid " + running.pid() + ")");
+            info(prefix + ": adopted the running " + name + " (pid " + running.pid() + ")");
             return;
         }
         if (adopted.isPresent())
         {
-            log.add(prefix + ": configuration changed; restarting " + name + " (pid " + adopted.get().pid() + ")");
+            info(prefix + ": configuration changed; restarting " + name + " (pid " + adopted.get().pid() + ")");
             ProcessControl.terminate(adopted.get(), stopGraceMs);
         }
         launch(nowMs);
@@ -128,7 +129,7 @@ final class SupervisedProcess
         {
             final String status = started != null ? " with status " + started.exitValue() : "";
             final long delayMs = backoff.onDeath(startedMs, nowMs);
-            log.add(prefix + ": " + name + " (pid " + running.pid() + ") exited" + status + "; restarting it in " +
+            warn(prefix + ": " + name + " (pid " + running.pid() + ") exited" + status + "; restarting it in " +
                 delayMs / 1000.0 + " s" + (logHint ? " (log " + logFile + ")" : ""));
             started = null;
             running = null;
@@ -200,14 +201,14 @@ final class SupervisedProcess
         started = null;
         running = null;
         ProcessControl.terminate(process, stopGraceMs);
-        log.add(prefix + ": " + name + " (pid " + process.pid() + ") stopped");
+        info(prefix + ": " + name + " (pid " + process.pid() + ") stopped");
         try
         {
             Files.deleteIfExists(pidFile);
         }
         catch (final IOException ex)
         {
-            log.add(prefix + ": cannot remove " + pidFile + ": " + ex);
+            warn(prefix + ": cannot remove " + pidFile + ": " + ex);
         }
     }
 
@@ -220,7 +221,7 @@ final class SupervisedProcess
         restartAtMs = NO_RESTART;
         if (running != null)
         {
-            log.add(prefix + ": leaving " + name + " (pid " + running.pid() + ") running");
+            info(prefix + ": leaving " + name + " (pid " + running.pid() + ") running");
         }
         started = null;
         running = null;
@@ -241,16 +242,26 @@ final class SupervisedProcess
             running = started.toHandle();
             startedMs = nowMs;
             Files.writeString(pidFile, running.pid() + "\n");
-            log.add(prefix + ": started " + name + " (pid " + running.pid() + "): " + String.join(" ", commandLine) +
+            info(prefix + ": started " + name + " (pid " + running.pid() + "): " + String.join(" ", commandLine) +
                 ", log " + logFile);
         }
         catch (final IOException ex)
         {
             final long delayMs = backoff.onDeath(nowMs, nowMs);
-            log.add(prefix + ": cannot start " + name + " (" + String.join(" ", commandLine) + "): " +
+            warn(prefix + ": cannot start " + name + " (" + String.join(" ", commandLine) + "): " +
                 ex.getMessage() + "; trying again in " + delayMs / 1000.0 + " s");
             restartAtMs = nowMs + delayMs;
         }
+    }
+
+    private void info(final String message)
+    {
+        logger.log(System.Logger.Level.INFO, message);
+    }
+
+    private void warn(final String message)
+    {
+        logger.log(System.Logger.Level.WARNING, message);
     }
 
     private Optional<ProcessHandle> livePidFileProcess() throws IOException
@@ -279,7 +290,7 @@ final class SupervisedProcess
         }
         catch (final NumberFormatException ex)
         {
-            log.add(prefix + ": ignoring unreadable pid file " + pidFile + ": '" + text + "'");
+            warn(prefix + ": ignoring unreadable pid file " + pidFile + ": '" + text + "'");
         }
         Files.deleteIfExists(pidFile);
         return Optional.empty();

@@ -5,6 +5,7 @@ import io.sluice.common.control.ControlClient;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.common.control.ControlException;
 import io.sluice.common.control.ForwarderServices;
+import org.agrona.ErrorHandler;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +21,9 @@ import java.util.Objects;
  * the controller {@link #resync resyncs} it: the whole commanded state replaces whatever was queued, and the session
  * counts as {@link #isSynced() synced} only once the forwarder confirmed all of it. Until then the node must not
  * attract traffic. Single-threaded: owned by the controller's agent thread.
+ * <p>
+ * It logs what happens to the channel itself, each failure once until it changes; a state query that keeps failing
+ * goes to the agent's error handler, which reports a repeated error once with a count.
  */
 public final class ForwarderSession implements AutoCloseable
 {
@@ -27,8 +31,10 @@ public final class ForwarderSession implements AutoCloseable
     public static final long RETRY_INTERVAL_MS = 1_000;
 
     private final Path channelFile;
+    private static final System.Logger LOGGER = System.getLogger(ForwarderSession.class.getName());
+
     private final Duration commandTimeout;
-    private final List<String> log = new ArrayList<>();
+    private final ErrorHandler errors;
     /** Commands produced while no link was open; handed to the next link. */
     private final List<ControlCommand> backlog = new ArrayList<>();
 
@@ -49,11 +55,13 @@ public final class ForwarderSession implements AutoCloseable
      *
      * @param channelFile    the forwarder's control file; need not exist yet.
      * @param commandTimeout how long each command waits for the forwarder's answer (the agent waits with it).
+     * @param errors         where failed state queries go, e.g. the agent's {@code AgentErrorLog}.
      */
-    public ForwarderSession(final Path channelFile, final Duration commandTimeout)
+    public ForwarderSession(final Path channelFile, final Duration commandTimeout, final ErrorHandler errors)
     {
         this.channelFile = Objects.requireNonNull(channelFile, "channelFile");
         this.commandTimeout = Objects.requireNonNull(commandTimeout, "commandTimeout");
+        this.errors = Objects.requireNonNull(errors, "errors");
     }
 
     /**
@@ -81,7 +89,7 @@ public final class ForwarderSession implements AutoCloseable
         resyncing = true;
         nextOpenMs = 0;
         nextApplyMs = 0;
-        log.add("resynchronizing the forwarder: " + fullState.size() + " commands");
+        LOGGER.log(System.Logger.Level.INFO, "resynchronizing the forwarder: " + fullState.size() + " commands");
     }
 
     /**
@@ -116,7 +124,10 @@ public final class ForwarderSession implements AutoCloseable
         backlog.clear();
         final List<String> refusals = link.drainRefusals();
         refused += refusals.size();
-        log.addAll(refusals);
+        for (final String refusal : refusals)
+        {
+            LOGGER.log(System.Logger.Level.WARNING, refusal);
+        }
         if (applied)
         {
             confirmed += sent;
@@ -125,7 +136,8 @@ public final class ForwarderSession implements AutoCloseable
             {
                 resyncing = false;
                 synced = true;
-                log.add("forwarder synchronized: it confirmed the controller's whole state");
+                LOGGER.log(System.Logger.Level.INFO,
+                    "forwarder synchronized: it confirmed the controller's whole state");
             }
             return sent;
         }
@@ -134,12 +146,14 @@ public final class ForwarderSession implements AutoCloseable
         if (!link.lastFailure().equals(lastApplyFailure))
         {
             lastApplyFailure = link.lastFailure();
-            log.add("forwarder did not confirm " + lastApplyFailure + "; retrying every " + RETRY_INTERVAL_MS + " ms");
+            LOGGER.log(System.Logger.Level.WARNING, "forwarder did not confirm " + lastApplyFailure +
+                "; retrying every " + RETRY_INTERVAL_MS + " ms");
         }
         if (!channel.isOwnerAlive())
         {
             // The forwarder is gone; a new one creates a new file, which needs a new mapping.
-            log.add("forwarder of " + channelFile + " is gone; reopening the control channel");
+            LOGGER.log(System.Logger.Level.INFO, "forwarder of " + channelFile +
+                " is gone; reopening the control channel");
             backlog.addAll(link.pending());
             closeChannel();
         }
@@ -151,7 +165,8 @@ public final class ForwarderSession implements AutoCloseable
      *
      * @param nowMs   the time, for the open retry.
      * @param timeout how long to wait.
-     * @return the state, or null when the channel is not open or the forwarder did not answer.
+     * @return the state, or null when the channel is not open or the forwarder did not answer (an error for the
+     *         error handler: {@code forwarder state not read: why}).
      */
     public ForwarderServices queryState(final long nowMs, final Duration timeout)
     {
@@ -165,7 +180,7 @@ public final class ForwarderSession implements AutoCloseable
         }
         catch (final ControlException ex)
         {
-            log.add("forwarder state not read: " + ex.getMessage());
+            errors.onError(new IllegalStateException("forwarder state not read: " + ex.getMessage(), ex));
             return null;
         }
     }
@@ -226,18 +241,6 @@ public final class ForwarderSession implements AutoCloseable
     }
 
     /**
-     * Returns the session's log lines since the last call, and forgets them.
-     *
-     * @return lines, oldest first.
-     */
-    public List<String> drainLog()
-    {
-        final List<String> drained = List.copyOf(log);
-        log.clear();
-        return drained;
-    }
-
-    /**
      * Unmaps the control channel. Idempotent.
      */
     @Override
@@ -258,7 +261,7 @@ public final class ForwarderSession implements AutoCloseable
             client = new ControlClient(channel);
             link = new ForwarderLink(client);
             lastOpenFailure = null;
-            log.add("opened forwarder control channel " + channelFile);
+            LOGGER.log(System.Logger.Level.INFO, "opened forwarder control channel " + channelFile);
             return true;
         }
         catch (final ControlException ex)
@@ -268,7 +271,8 @@ public final class ForwarderSession implements AutoCloseable
             {
                 // Say it once, not every second.
                 lastOpenFailure = ex.getMessage();
-                log.add(lastOpenFailure + "; retrying every " + RETRY_INTERVAL_MS + " ms");
+                LOGGER.log(System.Logger.Level.WARNING, lastOpenFailure + "; retrying every " + RETRY_INTERVAL_MS +
+                    " ms");
             }
             return false;
         }

@@ -23,7 +23,9 @@ import java.util.concurrent.TimeUnit;
  * eligible, i.e. healthy, or any backend of a VIP in fail-open.
  *
  * <p>Pure and single-threaded: the caller runs the checks {@link #due} names, feeds their results and the time, and
- * sends what {@link #drainCommands} returns. A command is produced only when a backend's eligibility changes. The
+ * sends what {@link #drainCommands} returns. A command is produced only when a backend's eligibility changes. It
+ * logs transitions and fail-open changes as they happen, and each command when it is handed out (so commands that
+ * {@link #adopt} or {@link #carryOver} drop are never logged as sent). The
  * forwarder starts with every configured backend up, so backends that start down are commanded down once at
  * construction, unless {@link #adopt} takes the state of a forwarder that is already running (a controller restart).
  *
@@ -75,9 +77,15 @@ public final class HealthMonitor
     {
     }
 
+    private static final System.Logger LOGGER = System.getLogger(HealthMonitor.class.getName());
+
+    /** A command not handed out yet, with the line logged when it is. */
+    private record Queued(ControlCommand.SetBackendHealth command, String line)
+    {
+    }
+
     private final Map<String, VipState> vips = new LinkedHashMap<>();
-    private final List<ControlCommand> commands = new ArrayList<>();
-    private final List<String> log = new ArrayList<>();
+    private final List<Queued> commands = new ArrayList<>();
     private final FlapDamping damping;
 
     /**
@@ -195,7 +203,8 @@ public final class HealthMonitor
         logTransition(vip, state.health.onResult(Objects.requireNonNull(result, "result"), nowMs));
         if (state.health.flaps() != flaps)
         {
-            log.add("VIP " + vip.config.name() + ": " + state.health.lastHoldDownReason());
+            LOGGER.log(System.Logger.Level.WARNING, "VIP " + vip.config.name() + ": " +
+                state.health.lastHoldDownReason());
         }
         reconcile(vip, nowMs);
     }
@@ -218,27 +227,24 @@ public final class HealthMonitor
     }
 
     /**
-     * Returns the commands produced since the last call, oldest first, and forgets them.
+     * Returns the commands produced since the last call, oldest first, logs each, and forgets them.
      *
      * @return SET_BACKEND_HEALTH commands.
      */
     public List<ControlCommand> drainCommands()
     {
-        final List<ControlCommand> drained = List.copyOf(commands);
+        if (commands.isEmpty())
+        {
+            return List.of();
+        }
+        final List<ControlCommand> drained = new ArrayList<>(commands.size());
+        for (final Queued queued : commands)
+        {
+            LOGGER.log(System.Logger.Level.INFO, queued.line());
+            drained.add(queued.command());
+        }
         commands.clear();
-        return drained;
-    }
-
-    /**
-     * Returns the transitions, fail-open changes and commands logged since the last call, and forgets them.
-     *
-     * @return log lines, oldest first.
-     */
-    public List<String> drainLog()
-    {
-        final List<String> drained = List.copyOf(log);
-        log.clear();
-        return drained;
+        return List.copyOf(drained);
     }
 
     /**
@@ -295,14 +301,15 @@ public final class HealthMonitor
                 backend.health = new BackendHealth(backend.config.name(), vip.check.rise(), vip.check.fall(), up,
                     damping);
                 backend.commandedUp = up;
-                commands.removeIf(command -> command instanceof ControlCommand.SetBackendHealth health &&
-                    health.vip().equals(vip.config.vip()) && health.backend().equals(backend.config.address()));
+                commands.removeIf(queued -> queued.command().vip().equals(vip.config.vip()) &&
+                    queued.command().backend().equals(backend.config.address()));
                 adopted++;
             }
         }
         if (adopted > 0)
         {
-            log.add("adopted the health of " + adopted + " backends from the running forwarder");
+            LOGGER.log(System.Logger.Level.INFO, "adopted the health of " + adopted +
+                " backends from the running forwarder");
         }
         return adopted;
     }
@@ -311,8 +318,8 @@ public final class HealthMonitor
      * Takes over the state of the backends a reloaded configuration keeps: a backend of the same VIP name and
      * address keeps its health, its checks' history and its commanded state, so a reload moves no flow. When the
      * VIP's health check changed, the backend keeps only its up/down state. Backends new to this monitor start as
-     * configured (down until checked, unless {@code start_up}). Everything queued or logged so far is dropped: the
-     * caller says what the reload changes.
+     * configured (down until checked, unless {@code start_up}). Every command queued so far is dropped, unlogged:
+     * the caller says what the reload changes.
      *
      * @param previous the monitor of the previous configuration.
      * @return how many backends were carried over.
@@ -346,7 +353,6 @@ public final class HealthMonitor
             }
         }
         commands.clear();
-        log.clear();
         return carried;
     }
 
@@ -417,7 +423,7 @@ public final class HealthMonitor
     {
         if (transition != null)
         {
-            log.add("VIP " + vip.config.name() + ": " + transition.reason());
+            LOGGER.log(System.Logger.Level.INFO, "VIP " + vip.config.name() + ": " + transition.reason());
         }
     }
 
@@ -429,7 +435,9 @@ public final class HealthMonitor
             final VipEligibility.Decision decision = vip.eligibility.evaluate(vip.healths(), nowMs);
             if (decision.transition() != null)
             {
-                log.add(decision.transition());
+                // Entering fail-open sends traffic to backends that fail their checks: a warning; leaving it is not.
+                LOGGER.log(decision.failOpen() ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+                    decision.transition());
             }
             failOpen = decision.failOpen();
         }
@@ -448,9 +456,9 @@ public final class HealthMonitor
     private void command(final VipState vip, final BackendState backend, final boolean up, final String why)
     {
         backend.commandedUp = up;
-        commands.add(new ControlCommand.SetBackendHealth(vip.config.vip(), backend.config.address(), up));
-        log.add("VIP " + vip.config.name() + ": forwarder sets backend " + backend.config.name() +
-            (up ? " up" : " down") + " (" + why + ")");
+        commands.add(new Queued(new ControlCommand.SetBackendHealth(vip.config.vip(), backend.config.address(), up),
+            "VIP " + vip.config.name() + ": forwarder sets backend " + backend.config.name() + (up ? " up" : " down") +
+            " (" + why + ")"));
     }
 
     private static final class VipState

@@ -115,7 +115,6 @@ class BfdBirdTest
             loop.scheduleWithFixedDelay(() ->
             {
                 speaker.poll(nowMs());
-                speaker.drainLog().forEach(line -> System.out.println("lb1 " + line));
             }, 0, 10, TimeUnit.MILLISECONDS);
             try
             {
@@ -158,7 +157,6 @@ class BfdBirdTest
                 loop.shutdown();
                 loop.awaitTermination(10, TimeUnit.SECONDS);
                 speaker.close();
-                speaker.drainLog().forEach(line -> System.out.println("lb1 " + line));
                 System.out.println("---- lb1 bfd.log\n" + readOrNote(node.resolve("bfd.log")));
             }
             assertTrue(namespacePids(lb1).isEmpty(), "processes left in " + lb1 + ": " + namespacePids(lb1));

@@ -2,9 +2,11 @@ package io.sluice.controller.bgp;
 
 import io.sluice.common.config.IpLiterals;
 
+import io.sluice.testkit.CapturedLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -31,8 +33,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class ExaBgpApiTest
 {
+
     private static final InetAddress VIP1 = IpLiterals.parse("10.100.0.1");
     private static final InetAddress VIP2 = IpLiterals.parse("10.100.0.2");
+
+    @RegisterExtension
+    final CapturedLog captured = CapturedLog.of(ExaBgpSession.class);
 
     @TempDir
     Path directory;
@@ -101,7 +107,7 @@ class ExaBgpApiTest
             "announce route 10.100.0.2/32 next-hop self"), second.awaitLines(2));
         pollUntil(first::closedByPeer, "the older connection's end");
         assertEquals(1, api.reconnects());
-        final List<String> log = api.drainLog();
+        final List<String> log = captured.drain();
         assertTrue(log.contains("BGP: relay disconnected: replaced by a newer relay connection"), log.toString());
         assertTrue(log.contains("BGP: relay connected (reconnect 1)"), log.toString());
     }
@@ -117,14 +123,14 @@ class ExaBgpApiTest
         api.poll(0);
         relay.send(up.substring(40));
         pollUntil(() -> api.neighborStates().equals(Map.of("10.10.1.1", "up")), "neighbor 10.10.1.1 up");
-        assertTrue(api.drainLog().contains("BGP: neighbor 10.10.1.1 up"));
+        assertTrue(captured.drain().contains("BGP: neighbor 10.10.1.1 up"));
 
         relay.channel.close();
 
         pollUntil(() -> !api.isConnected(), "the disconnect");
         assertEquals(Map.of(), api.neighborStates());
         assertEquals(Set.of(), api.announced());
-        assertEquals(List.of("BGP: relay disconnected: closed by the relay"), api.drainLog());
+        assertEquals(List.of("BGP: relay disconnected: closed by the relay"), captured.drain());
     }
 
     private FakeRelay connect() throws IOException

@@ -37,7 +37,7 @@ class ExaBgpRouteSpeakerFilesTest
             new ExaBgpConfig(true, "exabgp", 2_500_000_000L));
         final Path node = dir.resolve("lb1");
 
-        try (ExaBgpRouteSpeaker speaker = ExaBgpRouteSpeaker.start(bgp, List.of(), node, 0))
+        try (ExaBgpRouteSpeaker speaker = ExaBgpRouteSpeaker.start(bgp, List.of(), node, 0, ExaBgpApi::logError))
         {
             final Path config = new ExaBgpFiles(node).config();
             final String text = Files.readString(config);

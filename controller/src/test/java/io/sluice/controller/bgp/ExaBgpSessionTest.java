@@ -2,7 +2,9 @@ package io.sluice.controller.bgp;
 
 import io.sluice.common.config.IpLiterals;
 
+import io.sluice.testkit.CapturedLog;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.InetAddress;
 import java.util.List;
@@ -16,8 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ExaBgpSessionTest
 {
+
     private static final InetAddress VIP1 = IpLiterals.parse("10.100.0.1");
     private static final InetAddress VIP2 = IpLiterals.parse("10.100.0.2");
+
+    @RegisterExtension
+    final CapturedLog captured = CapturedLog.of(ExaBgpSession.class);
 
     private final ExaBgpSession session = new ExaBgpSession();
 
@@ -36,7 +42,7 @@ class ExaBgpSessionTest
         session.onLine("done");
 
         assertTrue(session.isCurrent());
-        assertEquals(List.of("BGP: relay connected"), session.drainLog());
+        assertEquals(List.of("BGP: relay connected"), captured.drain());
     }
 
     @Test
@@ -45,18 +51,20 @@ class ExaBgpSessionTest
         session.onConnected("relay connected");
         session.setAnnounced(Set.of(VIP1));
         session.drainOutput();
-        session.drainLog();
+        captured.drain();
 
         session.onLine("error");
 
-        assertEquals(List.of("BGP: ExaBGP rejected 'announce route 10.100.0.1/32 next-hop self'"), session.drainLog());
+        assertEquals(List.of("BGP: ExaBGP rejected 'announce route 10.100.0.1/32 next-hop self'"), captured.drain());
+        assertEquals(System.Logger.Level.WARNING,
+            captured.levelOf("BGP: ExaBGP rejected 'announce route 10.100.0.1/32 next-hop self'"));
     }
 
     @Test
     void tracksNeighborStatesAndLogsOnlyMovesIntoAndOutOfUp()
     {
         session.onConnected("relay connected");
-        session.drainLog();
+        captured.drain();
 
         session.onLine(ExaBgpMessageTest.CONNECTED);
         session.onLine(ExaBgpMessageTest.DOWN.replace("\"counter\": 3", "\"counter\": 2"));
@@ -69,7 +77,10 @@ class ExaBgpSessionTest
         assertEquals(List.of("BGP: neighbor 10.10.1.1 connected", "BGP: neighbor 10.10.1.1 up",
                 "BGP: neighbor 10.10.1.1 down (peer reset, message (notification received (6,2)) " +
                     "error(Cease / Administrative Shutdown))"),
-            session.drainLog());
+            captured.drain());
+        assertEquals(System.Logger.Level.INFO, captured.levelOf("BGP: neighbor 10.10.1.1 up"));
+        assertEquals(System.Logger.Level.WARNING, captured.entries().get(captured.entries().size() - 1).level(),
+            "a session that was up and goes down is a warning");
         assertThrows(UnsupportedOperationException.class, () -> session.neighborStates().put("x", "up"));
     }
 
@@ -81,14 +92,15 @@ class ExaBgpSessionTest
         session.drainOutput();
         session.onLine(ExaBgpMessageTest.UP);
 
-        session.onDisconnected("closed by the relay");
+        session.onDisconnected("closed by the relay", false);
 
         assertFalse(session.isConnected());
         assertEquals(Map.of(), session.neighborStates());
         assertEquals(Set.of(), session.announced());
         assertEquals(0, session.awaitingAck());
         assertEquals(List.of(), session.drainOutput());
-        assertTrue(session.drainLog().contains("BGP: relay disconnected: closed by the relay"));
+        assertTrue(captured.drain().contains("BGP: relay disconnected: closed by the relay"));
+        assertEquals(System.Logger.Level.WARNING, captured.levelOf("BGP: relay disconnected: closed by the relay"));
     }
 
     @Test

@@ -3,10 +3,12 @@ package io.sluice.controller.bgp;
 import io.sluice.common.config.ExaBgpConfig;
 import io.sluice.testkit.Eventually;
 
+import io.sluice.testkit.CapturedLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,8 +29,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ExaBgpSidecarTest
 {
+
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String CONFIG = "# exabgp.conf\n";
+
+    @RegisterExtension
+    final CapturedLog captured = CapturedLog.of(ExaBgpSidecar.class);
 
     @TempDir
     Path directory;
@@ -98,7 +104,7 @@ class ExaBgpSidecarTest
 
         assertTrue(second.isRunning());
         assertEquals(Long.parseLong(Files.readString(second.files().pid()).strip()), second.pid());
-        final List<String> log = second.drainLog();
+        final List<String> log = captured.drain();
         assertTrue(log.contains("BGP: adopted the running ExaBGP (pid " + second.pid() + ")"), log.toString());
     }
 
@@ -119,7 +125,7 @@ class ExaBgpSidecarTest
             detachedPids.add(pid);
             Files.writeString(files.pid(), pid + "\n");
             final ExaBgpSidecar sidecar = start(CONFIG, 0);
-            assertTrue(sidecar.drainLog().contains("BGP: adopted the running ExaBGP (pid " + pid + ")"));
+            assertTrue(captured.drain().contains("BGP: adopted the running ExaBGP (pid " + pid + ")"));
             assertTrue(sidecar.isRunning());
 
             ProcessHandle.of(pid).orElseThrow().destroyForcibly();
@@ -185,7 +191,7 @@ class ExaBgpSidecarTest
             now += delay + 10;
         }
         assertEquals(3, sidecar.restarts());
-        final List<String> log = sidecar.drainLog();
+        final List<String> log = captured.drain();
         assertTrue(log.stream().anyMatch(line -> line.contains("exited with status 137; restarting it in 4.0 s")),
             log.toString());
     }
@@ -218,7 +224,7 @@ class ExaBgpSidecarTest
         assertEquals(1, sidecar.poll(1_000));
         assertEquals(0, sidecar.poll(2_999));
         assertEquals(1, sidecar.poll(3_000));
-        final List<String> log = sidecar.drainLog();
+        final List<String> log = captured.drain();
         assertTrue(log.stream().anyMatch(line -> line.contains("exited with status 127; restarting it in 2.0 s") ||
             line.startsWith("BGP: cannot start ExaBGP")), log.toString());
     }

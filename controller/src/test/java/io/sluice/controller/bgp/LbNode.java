@@ -10,7 +10,6 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -197,7 +196,6 @@ final class LbNode implements AutoCloseable
                 }
                 node.sidecar.stop();
                 node.api.close();
-                node.logs();
                 node.api = null;
                 node.sidecar = null;
                 return null;
@@ -221,7 +219,6 @@ final class LbNode implements AutoCloseable
         {
             throw new UncheckedIOException(ex);
         }
-        logs();
         return null;
     }
 
@@ -236,26 +233,11 @@ final class LbNode implements AutoCloseable
             final long now = nowMs();
             api.poll(now);
             sidecar.poll(now);
-            logs();
         }
         catch (final RuntimeException ex)
         {
             // A scheduled task that throws is never run again: report and keep the duty cycle going.
-            print(List.of("poll failed: " + ex));
-        }
-    }
-
-    private void logs()
-    {
-        print(api == null ? List.of() : api.drainLog());
-        print(sidecar == null ? List.of() : sidecar.drainLog());
-    }
-
-    private void print(final List<String> lines)
-    {
-        for (final String line : lines)
-        {
-            System.out.printf("%tT.%<tL %s %s%n", System.currentTimeMillis(), name, line);
+            System.out.printf("%tT.%<tL %s poll failed: %s%n", System.currentTimeMillis(), name, ex);
         }
     }
 

@@ -10,7 +10,9 @@ import io.sluice.common.config.TransportProtocol;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand.SetBackendHealth;
 import io.sluice.controller.health.check.CheckResult;
+import io.sluice.testkit.CapturedLog;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -25,12 +27,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HealthMonitorTest
 {
+
     private static final long INTERVAL_MS = 1_000;
     private static final InetAddress VIP_ADDRESS = IpLiterals.parse("192.0.2.1");
     private static final Vip WEB = new Vip(VIP_ADDRESS, 80, Vip.TCP);
     private static final InetAddress B1 = IpLiterals.parse("10.1.0.1");
     private static final InetAddress B2 = IpLiterals.parse("10.1.0.2");
     private static final InetAddress B3 = IpLiterals.parse("10.1.0.3");
+
+    @RegisterExtension
+    final CapturedLog captured = CapturedLog.of(HealthMonitor.class);
 
     /** The fake checkers: whether each backend's check passes. */
     private final Map<InetAddress, Boolean> passes = new HashMap<>();
@@ -92,9 +98,28 @@ class HealthMonitorTest
     {
         final HealthMonitor monitor = monitor(2, 2, B1, B2);
 
+        assertEquals(List.of(), captured.messages(), "a command is logged when it is handed out");
         assertEquals(List.of(set(B1, false), set(B2, false)), monitor.drainCommands());
         assertEquals(List.of(), monitor.drainCommands());
-        assertEquals(2, monitor.drainLog().size());
+        assertEquals(List.of("VIP web: forwarder sets backend b1 down (not checked yet)",
+            "VIP web: forwarder sets backend b2 down (not checked yet)"), captured.drain());
+    }
+
+    @Test
+    void neverLogsTheCommandsACarryOverDrops()
+    {
+        final HealthMonitor running = monitor(1, 1, B1, B2);
+        passes.put(B1, true);
+        passes.put(B2, true);
+        runRound(running);
+        running.drainCommands();
+        captured.clear();
+
+        final HealthMonitor reloaded = monitor(1, 1, B1, B2);
+        assertEquals(2, reloaded.carryOver(running));
+
+        assertEquals(List.of(), reloaded.drainCommands());
+        assertEquals(List.of(), captured.messages(), "no 'down (not checked yet)' for backends the reload keeps up");
     }
 
     @Test
@@ -134,7 +159,7 @@ class HealthMonitorTest
         passes.put(B2, true);
         runRound(monitor);
         monitor.drainCommands();
-        monitor.drainLog();
+        captured.drain();
 
         passes.put(B2, false);
         runRound(monitor);
@@ -142,7 +167,7 @@ class HealthMonitorTest
         runRound(monitor);
 
         assertEquals(List.of(set(B2, false)), monitor.drainCommands());
-        assertTrue(monitor.drainLog().contains("VIP web: backend b2 down: 2 consecutive failed checks " +
+        assertTrue(captured.drain().contains("VIP web: backend b2 down: 2 consecutive failed checks " +
             "(last: connect refused)"));
     }
 
@@ -164,7 +189,7 @@ class HealthMonitorTest
         passes.put(B3, true);
         runRound(monitor);
         monitor.drainCommands();
-        monitor.drainLog();
+        captured.drain();
 
         passes.put(B1, false);
         passes.put(B2, false);
@@ -176,8 +201,10 @@ class HealthMonitorTest
         assertTrue(monitor.isFailOpen("web"));
         assertEquals(List.of(set(B1, true), set(B2, true)), monitor.drainCommands(),
             "B3 stays up: it was eligible before and after");
-        assertTrue(monitor.drainLog()
+        assertTrue(captured.drain()
             .contains("VIP web fail-open: 0 of 3 backends healthy (below 20%), sending to all"));
+        assertEquals(System.Logger.Level.WARNING,
+            captured.levelOf("VIP web fail-open: 0 of 3 backends healthy (below 20%), sending to all"));
 
         runRound(monitor);
         assertEquals(List.of(), monitor.drainCommands(), "fail-open is commanded once");
@@ -219,9 +246,11 @@ class HealthMonitorTest
         runRound(monitor);
         assertEquals(List.of(set(B1, false)), monitor.drainCommands());
 
-        final List<String> logged = monitor.drainLog();
+        final List<String> logged = captured.drain();
         assertTrue(logged.contains("VIP web: backend b1 held down for 30 s: 2 state changes in 60 s (flapping)"),
             logged.toString());
+        assertEquals(System.Logger.Level.WARNING,
+            captured.levelOf("VIP web: backend b1 held down for 30 s: 2 state changes in 60 s (flapping)"));
 
         passes.put(B1, true);
         final long recoveredMs = nowMs;
