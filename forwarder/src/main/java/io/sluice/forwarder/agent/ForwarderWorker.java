@@ -488,10 +488,11 @@ public final class ForwarderWorker implements Agent
         counters.onReplies(sent, count - sent);
     }
 
-    // Takes mbufs for the later outer fragments of each fragmented frame of the burst and writes them; returns how
-    // many frames have them (fragmentedSlots, fragmentedFirst; fragmentedFirst[count] is where the last one's end).
-    // A frame whose mbufs the pool cannot give, all of them (sluice_alloc_burst is all or nothing), is taken back
-    // whole: dropped as FRAGMENT_NO_BUFFER, its first fragment freed with the drops, none of its fragments sent.
+    // Takes mbufs for the later outer fragments of each fragmented frame of the burst, in one call per frame, and
+    // writes them; returns how many frames have them (their slots in fragmentedSlots, where their fragments start
+    // in fragmentedFirst, which has one more entry: where the last frame's end). A frame whose mbufs the pool cannot
+    // give, all of them (sluice_alloc_burst is all or nothing), is taken back whole: dropped as FRAGMENT_NO_BUFFER,
+    // its first fragment freed with the drops, none of its fragments sent. Later frames may still get theirs.
     private int allocateFragments(final int count)
     {
         final DescriptorArray fragments = this.fragments;
