@@ -5,6 +5,7 @@ import io.sluice.forwarder.testing.HexDump;
 import io.sluice.forwarder.testing.InternetChecksum;
 import io.sluice.forwarder.testing.OffHeapFrames;
 import io.sluice.forwarder.testing.PacketBuilder;
+import io.sluice.forwarder.testing.TunnelFrames;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -56,14 +57,23 @@ class OuterFragmentTest
     // outer payload.
     private static byte[] fragmentOf(final byte[] whole, final int id, final int from, final int to, final boolean more)
     {
-        final byte[] fragment = new byte[IPV4_PAYLOAD + to - from];
-        System.arraycopy(whole, 0, fragment, 0, IPV4_PAYLOAD);
-        System.arraycopy(whole, IPV4_PAYLOAD + from, fragment, IPV4_PAYLOAD, to - from);
-        putShort(fragment, OUTER_IP + 2, 20 + to - from);
-        putShort(fragment, OUTER_IP + 4, id);
-        putShort(fragment, OUTER_IP + 6, (more ? 0x2000 : 0) | from / 8);
-        putShort(fragment, OUTER_IP + 10, 0);
-        putShort(fragment, OUTER_IP + 10, InternetChecksum.checksum(fragment, OUTER_IP, 20));
+        return fragmentOf(whole, ETHERNET, id, from, to, more);
+    }
+
+    // The same behind an Ethernet header of l2 bytes (18 with a VLAN tag).
+    private static byte[] fragmentOf(final byte[] whole, final int l2, final int id, final int from, final int to,
+        final boolean more)
+    {
+        final int ip = l2;
+        final int payload = l2 + 20;
+        final byte[] fragment = new byte[payload + to - from];
+        System.arraycopy(whole, 0, fragment, 0, payload);
+        System.arraycopy(whole, payload + from, fragment, payload, to - from);
+        putShort(fragment, ip + 2, 20 + to - from);
+        putShort(fragment, ip + 4, id);
+        putShort(fragment, ip + 6, (more ? 0x2000 : 0) | from / 8);
+        putShort(fragment, ip + 10, 0);
+        putShort(fragment, ip + 10, InternetChecksum.checksum(fragment, ip, 20));
         return fragment;
     }
 
@@ -73,16 +83,26 @@ class OuterFragmentTest
     private static byte[] ipv6FragmentOf(final byte[] whole, final long id, final int from, final int to,
         final boolean more)
     {
-        final byte[] fragment = new byte[IPV6_FRAGMENT_PAYLOAD + to - from];
-        System.arraycopy(whole, 0, fragment, 0, IPV6_PAYLOAD);
-        System.arraycopy(whole, IPV6_PAYLOAD + from, fragment, IPV6_FRAGMENT_PAYLOAD, to - from);
-        putShort(fragment, OUTER_IP + 4, 8 + to - from);
-        fragment[OUTER_IP + 6] = 44;
-        fragment[IPV6_PAYLOAD] = 47;
-        fragment[IPV6_PAYLOAD + 1] = 0;
-        putShort(fragment, IPV6_PAYLOAD + 2, from | (more ? 1 : 0));
-        putShort(fragment, IPV6_PAYLOAD + 4, (int)(id >>> 16));
-        putShort(fragment, IPV6_PAYLOAD + 6, (int)id);
+        return ipv6FragmentOf(whole, ETHERNET, id, from, to, more);
+    }
+
+    // The same behind an Ethernet header of l2 bytes (18 with a VLAN tag).
+    private static byte[] ipv6FragmentOf(final byte[] whole, final int l2, final long id, final int from,
+        final int to, final boolean more)
+    {
+        final int ip = l2;
+        final int header = l2 + 40;
+        final int payload = header + 8;
+        final byte[] fragment = new byte[payload + to - from];
+        System.arraycopy(whole, 0, fragment, 0, header);
+        System.arraycopy(whole, header + from, fragment, payload, to - from);
+        putShort(fragment, ip + 4, 8 + to - from);
+        fragment[ip + 6] = 44;
+        fragment[header] = 47;
+        fragment[header + 1] = 0;
+        putShort(fragment, header + 2, from | (more ? 1 : 0));
+        putShort(fragment, header + 4, (int)(id >>> 16));
+        putShort(fragment, header + 6, (int)id);
         return fragment;
     }
 
@@ -408,6 +428,41 @@ class OuterFragmentTest
         assertEquals(1, small.counters.outerFragmented());
         assertEquals(8, small.counters.outerFragments());
         assertEquals(3, small.counters.dropped(DropReason.ENCAPSULATED_TOO_BIG));
+    }
+
+    @Test
+    void fragmentsBehindTheVlanTagWithTheGreKeyInBothFamilies()
+    {
+        // GRE with its key is 8 bytes; the tag makes the Ethernet header 18 (not counted against the tunnel MTU)
+        final PipelineTestbed tagged = new PipelineTestbed(
+            PipelineTestbed.config(TUNNEL_SOURCE_V4, TUNNEL_SOURCE_V6, SEED, 1500),
+            new TunnelOptions(true, null, 0, null, 0, 100));
+        tagged.pipeline.fragmentOuter(true);
+        final int l2 = ETHERNET + 4;
+
+        final byte[] toV4 = tcp("10.0.0.1", 40040, 80, 1460);
+        final Sent v4 = process(tagged, toV4);
+        assertEquals(Verdict.FORWARD, v4.verdict());
+        final long hashV4 = FlowKeyBytes.hash(key("10.0.0.1", 40040, 80), SEED);
+        final byte[] wholeV4 = TunnelFrames.greWithOptions(PipelineTestbed.NEXT_HOP_MAC, OWN_MAC, 100,
+            PacketBuilder.address(TUNNEL_SOURCE_V4), tagged.backend(v4.backend()).getAddress(), 0, 0,
+            (int)(hashV4 >>> 32), inner(toV4));
+        // 8 + 1500 = 1508 bytes: 1480 and 28
+        assertFragments(List.of(fragmentOf(wholeV4, l2, 1, 0, 1480, true), fragmentOf(wholeV4, l2, 1, 1480, 1508,
+            false)), v4.fragments());
+
+        final byte[] toV6 = tcp(V6_BACKEND_VIP, 40041, 443, 1460);
+        final Sent v6 = process(tagged, toV6);
+        assertEquals(Verdict.FORWARD, v6.verdict());
+        final long hashV6 = FlowKeyBytes.hash(key(V6_BACKEND_VIP, 40041, 443), SEED);
+        final byte[] wholeV6 = TunnelFrames.greWithOptions(PipelineTestbed.NEXT_HOP_MAC, OWN_MAC, 100,
+            PacketBuilder.address(TUNNEL_SOURCE_V6), tagged.backend(v6.backend()).getAddress(), 0,
+            (int)hashV6 & 0xF_FFFF, (int)(hashV6 >>> 32), inner(toV6));
+        // 1500 - 48 = 1452: 1448 and 60
+        assertFragments(List.of(ipv6FragmentOf(wholeV6, l2, 1, 0, 1448, true),
+            ipv6FragmentOf(wholeV6, l2, 1, 1448, 1508, false)), v6.fragments());
+        assertEquals(2, tagged.counters.outerFragmented());
+        assertEquals(4, tagged.counters.outerFragments());
     }
 
     @Test
