@@ -268,6 +268,10 @@ out6_prefixed.bind((E["FWD6_PREFIXED"], 0))
 # What the forwarder sends for IPv4 without DF too big for the tunnel: the outer packet in two IPv4 fragments,
 # whole headers written here (IP_HDRINCL), so the decapsulator's raw socket must get the reassembled datagram.
 out4_whole = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+# For an IPv6 backend it sends outer IPv6 packets with a Fragment header (RFC 8200 §4.5): a raw socket of protocol
+# 44 makes the kernel write the IPv6 header with next header 44; the Fragment header and its piece are written here.
+out6_fragments = socket.socket(socket.AF_INET6, socket.SOCK_RAW, 44)
+out6_fragments.bind((E["FWD6"], 0))
 
 
 def udp4(tag):
@@ -279,12 +283,24 @@ def udp6(tag):
 
 
 def send(outer, destination, packet, prefixed=False):
-    if prefixed == "fragments":
-        # the forwarder's split (PacketPipeline.fragment): a first fragment of 1480 payload bytes with MF, the rest
-        for at, more in ((0, True), (1480, False)):
+    if prefixed in ("fragments", "fragments3"):
+        # the forwarder's split (PacketPipeline.fragment): fragments of the same multiple of 8 payload bytes with
+        # MF (1480 at a tunnel MTU of 1500, 552 at 576), the last with the rest
+        unit = 1480 if prefixed == "fragments" else 552
+        for at in range(0, len(packet), unit):
+            more = at + unit < len(packet)
             piece = bytes(IP(src=E["FWD4"], dst=destination, proto=47, id=0x5A17, ttl=64,
-                             flags="MF" if more else 0, frag=at // 8) / Raw(packet[at:at + 1480]))
+                             flags="MF" if more else 0, frag=at // 8) / Raw(packet[at:at + unit]))
             out4_whole.sendto(piece, (destination, 0))
+        return
+    if prefixed == "fragments6":
+        # the same for an IPv6 backend at a tunnel MTU of 576: 528 bytes (576 - 40 - 8) per fragment, each behind
+        # a Fragment header (next header 47, offset, M, 32-bit identification)
+        unit = 528
+        for at in range(0, len(packet), unit):
+            more = at + unit < len(packet)
+            header = struct.pack("!BBHI", 47, 0, at | (1 if more else 0), 0x5A17F00D)
+            out6_fragments.sendto(header + packet[at:at + unit], (destination, 0))
         return
     if prefixed:
         (out4_prefixed if outer == 4 else out6_prefixed).sendto(packet, (destination, 0))
@@ -366,6 +382,14 @@ case("IPv6 in GRE/IPv4", [(4, B4, gre(ETH_IPV6, udp6(b"v6-in-v4")))], "decap_inn
 BIG_TAG = b"outer-fragments-" + b"x" * 1444
 case("IPv4 in GRE/IPv4 as two outer IPv4 fragments", [(4, B4, good4(BIG_TAG), "fragments")], "decap_inner_ipv4",
      BIG_TAG)
+# ... as three at a tunnel MTU of 576 (552 + 552 + 388), and to an IPv6 backend as three outer IPv6 fragments
+# (528 + 528 + 436): the kernel's IPv6 reassembly also runs before the raw socket sees the GRE packet.
+BIG_TAG3 = b"outer-fragment3-" + b"x" * 1444
+BIG_TAG6 = b"outer-fragment6-" + b"x" * 1444
+case("IPv4 in GRE/IPv4 as three outer IPv4 fragments", [(4, B4, good4(BIG_TAG3), "fragments3")],
+     "decap_inner_ipv4", BIG_TAG3)
+case("IPv4 in GRE/IPv6 as three outer IPv6 fragments", [(6, B6, good4(BIG_TAG6), "fragments6")],
+     "decap_inner_ipv4", BIG_TAG6)
 # RFC 2890 options are skipped; the checksum is verified, also over an odd length.
 case("checksum + key + sequence (RFC 2890), odd length, GRE/IPv4",
      [(4, B4, gre(ETH_IPV4, udp4(b"rfc2890-odd"), key=0xDEADBEEF, seq=7, checksum="good"))],

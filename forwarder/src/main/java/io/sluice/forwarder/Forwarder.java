@@ -425,7 +425,7 @@ public final class Forwarder implements AutoCloseable
                 new WorkerCounters(forwarderCounters.publisher(i)),
                 SystemNanoClock.INSTANCE,
                 new CaptureTap(captureFile, i, portIds.get(w.rxPort()), portIds.get(w.txPort())));
-            // IPv4 without DF too big for the tunnel leaves as two outer fragments, the second from the TX port's pool
+            // IPv4 without DF too big for the tunnel leaves as outer fragments, the later ones from the TX port's pool
             worker.fragmentPool(portPools(new int[]{portIds.get(w.txPort())})[0]);
             final AgentRunner runner = new AgentRunner(idleStrategy(f.idleStrategy()), this::onAgentError, null,
                 worker);

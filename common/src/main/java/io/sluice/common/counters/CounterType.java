@@ -74,7 +74,10 @@ public enum CounterType
     /** Too-big errors not sent because the worker's token bucket was empty (the packets drop as too big). */
     ICMP_TOO_BIG_SUPPRESSED(42, Scope.WORKER, Kind.COUNTER, "icmp too big suppressed", "icmp_too_big_suppressed",
         "icmp_too_big_suppressed_per_s"),
-    /** IPv4 packets without DF too big for the tunnel, forwarded to an IPv4 backend as two outer IPv4 fragments. */
+    /**
+     * IPv4 packets without DF too big for the tunnel, forwarded to the backend as outer fragments (IPv4 fragments,
+     * or IPv6 packets with a Fragment header to an IPv6 backend); OUTER_FRAGMENTS counts the frames.
+     */
     OUTER_FRAGMENTED(43, Scope.WORKER, Kind.COUNTER, "outer fragmented", "outer_fragmented",
         "outer_fragmented_per_s"),
     /**
@@ -84,6 +87,11 @@ public enum CounterType
     REPLIES_SENT(44, Scope.WORKER, Kind.COUNTER, "replies sent", "replies_sent", "replies_sent_per_s"),
     /** ICMP replies freed because the receive port's TX queue had no room (also counted in TX_FULL_DROPS). */
     REPLY_DROPS(45, Scope.WORKER, Kind.COUNTER, "reply drops", "reply_drops", "reply_drops_per_s"),
+    /**
+     * Outer fragments the worker queued for transmission for the OUTER_FRAGMENTED packets, the first of each
+     * included (2 to 8 per packet); the ratio of the two says how many fragments a packet needs on this path.
+     */
+    OUTER_FRAGMENTS(46, Scope.WORKER, Kind.COUNTER, "outer fragments", "outer_fragments", "outer_fragments_per_s"),
 
     // 400..: per-worker histograms (DutyCycleBuckets says how they are laid out).
     /** Duty cycles whose time fell into one {@link DutyCycleBuckets} bucket; key index1 is the bucket. */

@@ -35,7 +35,7 @@ class CounterTypeTest
             CounterType.ICMP_TOO_BIG_SENT_V4, 40, CounterType.ICMP_TOO_BIG_SENT_V6, 41,
             CounterType.ICMP_TOO_BIG_SUPPRESSED, 42,
             CounterType.OUTER_FRAGMENTED, 43,
-            CounterType.REPLIES_SENT, 44, CounterType.REPLY_DROPS, 45,
+            CounterType.REPLIES_SENT, 44, CounterType.REPLY_DROPS, 45, CounterType.OUTER_FRAGMENTS, 46,
             CounterType.VIP_PACKETS, 100, CounterType.VIP_BYTES, 101,
             CounterType.VIP_MAGLEV_FINGERPRINT, 102,
             CounterType.BACKEND_PACKETS, 110, CounterType.BACKEND_BYTES, 111,

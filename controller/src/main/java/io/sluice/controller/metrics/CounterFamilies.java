@@ -250,7 +250,10 @@ final class CounterFamilies
         put(specs, CounterType.ICMP_TOO_BIG_SUPPRESSED, "sluice_worker_icmp_too_big_suppressed_total",
             "Packets too big for the tunnel left without an ICMP error by the worker's rate limit.", counter, 1);
         put(specs, CounterType.OUTER_FRAGMENTED, "sluice_worker_outer_fragmented_total",
-            "IPv4 packets without DF too big for the tunnel, sent to the backend as two outer fragments.", counter, 1);
+            "IPv4 packets without DF too big for the tunnel, sent to the backend as outer fragments.", counter, 1);
+        put(specs, CounterType.OUTER_FRAGMENTS, "sluice_worker_outer_fragments_total",
+            "Outer fragments sent for the packets in sluice_worker_outer_fragmented_total, the first included.",
+            counter, 1);
         put(specs, CounterType.REPLIES_SENT, "sluice_worker_replies_sent_total",
             "ICMP replies the worker sent out of the port the packet came in on.", counter, 1);
         put(specs, CounterType.REPLY_DROPS, "sluice_worker_reply_drops_total",

@@ -52,6 +52,7 @@ class MetricNamesTest
         "sluice_forwarding_state_version", "sluice_maglev_last_build_duration_seconds", "sluice_forwarder_state",
         "sluice_worker_icmp_generated_total", "sluice_worker_icmp_rate_limited_total",
         "sluice_worker_icmp_too_big_suppressed_total", "sluice_worker_outer_fragmented_total",
+        "sluice_worker_outer_fragments_total",
         "sluice_worker_replies_sent_total", "sluice_worker_reply_drops_total",
         "sluice_worker_capture_frames_total", "sluice_worker_capture_drops_total",
         "sluice_worker_duty_cycle_seconds",

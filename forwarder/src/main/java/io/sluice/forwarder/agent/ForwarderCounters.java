@@ -34,6 +34,7 @@ public final class ForwarderCounters
         CounterType.ICMP_ECHO_REPLIES_V4, CounterType.ICMP_ECHO_REPLIES_V6, CounterType.ICMP_RATE_LIMITED,
         CounterType.ICMP_TOO_BIG_SENT_V4, CounterType.ICMP_TOO_BIG_SENT_V6, CounterType.ICMP_TOO_BIG_SUPPRESSED,
         CounterType.OUTER_FRAGMENTED, CounterType.REPLIES_SENT, CounterType.REPLY_DROPS,
+        CounterType.OUTER_FRAGMENTS,
     };
 
     private final CounterAllocator allocator;
@@ -269,7 +270,8 @@ public final class ForwarderCounters
         writer.set(ids[t++], counters.icmpTooBigSuppressed());
         writer.set(ids[t++], counters.outerFragmented());
         writer.set(ids[t++], io.repliesSent());
-        writer.set(ids[t], io.replyDrops());
+        writer.set(ids[t++], io.replyDrops());
+        writer.set(ids[t], counters.outerFragments());
 
         final int[] drops = dropIds[worker];
         for (int r = 0; r < drops.length; r++)

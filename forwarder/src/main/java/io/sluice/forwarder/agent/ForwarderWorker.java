@@ -77,11 +77,16 @@ public final class ForwarderWorker implements Agent
     private final NanoClock clock;
     private final CaptureTap tap;
     private final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
-    // room for a second outer fragment of every frame (PacketPipeline.fragmentOuter)
-    private final DescriptorArray tx = new DescriptorArray(2 * DescriptorLayout.BURST_MAX);
-    private final DescriptorArray fragments = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    // room for every outer fragment of every frame (PacketPipeline.fragmentOuter)
+    private final DescriptorArray tx =
+        new DescriptorArray(PacketPipeline.MAX_OUTER_FRAGMENTS * DescriptorLayout.BURST_MAX);
+    private final DescriptorArray fragments =
+        new DescriptorArray((PacketPipeline.MAX_OUTER_FRAGMENTS - 1) * DescriptorLayout.BURST_MAX);
     private final UnsafeBuffer fragmentBuffer = new UnsafeBuffer(0, 0);
-    // the pool second outer fragments come from; 0: the pipeline drops packets too big for the tunnel instead
+    // per fragmented frame whose later fragments were written: its burst slot and where they start in fragments
+    private final int[] fragmentedSlots = new int[DescriptorLayout.BURST_MAX];
+    private final int[] fragmentedFirst = new int[DescriptorLayout.BURST_MAX + 1];
+    // the pool later outer fragments come from; 0: the pipeline drops packets too big for the tunnel instead
     private long fragmentPool;
     private final DescriptorArray dropped = new DescriptorArray(DescriptorLayout.BURST_MAX);
     private final DescriptorArray replies = new DescriptorArray(DescriptorLayout.BURST_MAX);
@@ -201,8 +206,9 @@ public final class ForwarderWorker implements Agent
     }
 
     /**
-     * Lets the worker send IPv4 packets without DF that are too big for the tunnel as two outer fragments
-     * ({@link PacketPipeline#fragmentOuter}), the second in an mbuf from this pool. Set before the worker starts.
+     * Lets the worker send IPv4 packets without DF that are too big for the tunnel as outer fragments
+     * ({@link PacketPipeline#fragmentOuter}), the first in the frame's mbuf and each later one in an mbuf from this
+     * pool. Set before the worker starts.
      *
      * @param pool the transmit port's mempool, or 0 to keep dropping such packets.
      * @return this.
@@ -348,8 +354,7 @@ public final class ForwarderWorker implements Agent
             tap.onProcessed(burst, frames, nowNs);
         }
 
-        final int fragmentCount = pipeline.fragmentCount() > 0 && allocateFragments(pipeline.fragmentCount()) ?
-            pipeline.fragmentCount() : 0;
+        final int fragmentCount = pipeline.fragmentCount() > 0 ? allocateFragments(pipeline.fragmentCount()) : 0;
 
         int toSend = 0;
         int replyCount = 0;
@@ -367,11 +372,15 @@ public final class ForwarderWorker implements Agent
                 tx.copyFrom(rx, i, toSend);
                 tx.frame(toSend++, burst.offset(i), burst.length(i));
                 txBytes += burst.length(i);
-                // a second outer fragment (allocateFragments wrote it) leaves right after its first
-                if (nextFragment < fragmentCount && pipeline.fragmentSlot(nextFragment) == i)
+                // the later outer fragments (allocateFragments wrote them) leave right after the first
+                if (nextFragment < fragmentCount && fragmentedSlots[nextFragment] == i)
                 {
-                    tx.copyFrom(fragments, nextFragment, toSend++);
-                    txBytes += fragments.dataLen(nextFragment++);
+                    final int end = fragmentedFirst[++nextFragment];
+                    for (int f = fragmentedFirst[nextFragment - 1]; f < end; f++)
+                    {
+                        tx.copyFrom(fragments, f, toSend++);
+                        txBytes += fragments.dataLen(f);
+                    }
                 }
             }
             else if (verdict == Verdict.REPLY)
@@ -479,32 +488,40 @@ public final class ForwarderWorker implements Agent
         counters.onReplies(sent, count - sent);
     }
 
-    // Takes an mbuf for every second outer fragment of the burst and writes it; when the pool has none (all or
-    // nothing) the fragmented frames are dropped instead (FRAGMENT_NO_BUFFER) and their first fragment freed.
-    private boolean allocateFragments(final int count)
+    // Takes mbufs for the later outer fragments of each fragmented frame of the burst, in one call per frame, and
+    // writes them; returns how many frames have them (their slots in fragmentedSlots, where their fragments start
+    // in fragmentedFirst, which has one more entry: where the last frame's end). A frame whose mbufs the pool cannot
+    // give, all of them (sluice_alloc_burst is all or nothing), is taken back whole: dropped as FRAGMENT_NO_BUFFER,
+    // its first fragment freed with the drops, none of its fragments sent. Later frames may still get theirs.
+    private int allocateFragments(final int count)
     {
         final DescriptorArray fragments = this.fragments;
         final PacketPipeline pipeline = this.pipeline;
         final FrameBurst burst = this.burst;
-        if (shim.sluice_alloc_burst(fragmentPool, fragments.address(), count) < 0)
-        {
-            for (int k = 0; k < count; k++)
-            {
-                final int slot = pipeline.fragmentSlot(k);
-                pipeline.fragmentUnsent(k);
-                burst.drop(slot, DropReason.FRAGMENT_NO_BUFFER);
-            }
-            return false;
-        }
         final UnsafeBuffer target = fragmentBuffer;
+        int written = 0;
+        int used = 0;
         for (int k = 0; k < count; k++)
         {
-            target.wrap(fragments.bufAddr(k), fragments.bufLen(k));
-            final int at = fragments.dataOff(k);
-            final int length = pipeline.writeSecondFragment(k, burst.buffer(pipeline.fragmentSlot(k)), target, at);
-            fragments.frame(k, at, length);
+            final int slot = pipeline.fragmentSlot(k);
+            final int later = pipeline.fragmentsOf(k) - 1;
+            if (shim.sluice_alloc_burst(fragmentPool, fragments.address(used), later) < 0)
+            {
+                pipeline.fragmentUnsent(k);
+                burst.drop(slot, DropReason.FRAGMENT_NO_BUFFER);
+                continue;
+            }
+            fragmentedSlots[written] = slot;
+            fragmentedFirst[written++] = used;
+            for (int j = 1; j <= later; j++, used++)
+            {
+                target.wrap(fragments.bufAddr(used), fragments.bufLen(used));
+                final int at = fragments.dataOff(used);
+                fragments.frame(used, at, pipeline.writeFragment(k, j, burst.buffer(slot), target, at));
+            }
         }
-        return true;
+        fragmentedFirst[written] = used;
+        return written;
     }
 
     private static int countRejected(final DescriptorArray sent, final int count)

@@ -32,7 +32,7 @@ public enum DropReason
     NO_TUNNEL_SOURCE("no tunnel source address of the backend's IP version"),
     ICMP_RATE_LIMITED("ICMP echo request to a VIP over the worker's reply rate limit"),
     ICMP_ECHO_BAD_SOURCE("ICMP echo request to a VIP from a multicast, broadcast or unspecified source"),
-    FRAGMENT_NO_BUFFER("no mbuf for the second outer fragment of a packet too big for the tunnel");
+    FRAGMENT_NO_BUFFER("no mbufs for the later outer fragments of a packet too big for the tunnel");
 
     private static final DropReason[] VALUES = values();
 

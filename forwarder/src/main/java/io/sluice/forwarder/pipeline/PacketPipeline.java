@@ -6,6 +6,8 @@ import io.sluice.forwarder.lb.FlowKey;
 import io.sluice.forwarder.lb.VipTable;
 import io.sluice.forwarder.parse.FrameParser;
 import io.sluice.forwarder.protocol.Ipv4Header;
+import io.sluice.forwarder.protocol.Ipv6Header;
+import io.sluice.forwarder.protocol.Protocols;
 import io.sluice.forwarder.state.ForwardingSnapshot;
 import io.sluice.forwarder.state.SnapshotPublisher;
 import org.agrona.MutableDirectBuffer;
@@ -24,6 +26,13 @@ import java.nio.ByteOrder;
  */
 public final class PacketPipeline
 {
+    /**
+     * The most outer fragments one packet is split into ({@link #fragmentOuter}): a 9000-byte packet in a 1280-byte
+     * tunnel needs 8 (8 x 1232 bytes with an IPv6 outer header and its Fragment header, 8 x 1256 with IPv4). A packet
+     * that would need more is dropped as {@link DropReason#ENCAPSULATED_TOO_BIG}.
+     */
+    public static final int MAX_OUTER_FRAGMENTS = 8;
+
     // classify() returns a FrameParser code: FLOW becomes MATCHED (the frame is for a VIP and its flow is hashed,
     // ready for backend selection); an ECHO_REQUEST is kept only when its address is a VIP's that has an eligible
     // backend (announced), else it is passed to the kernel as before; passes and drops are kept as they are.
@@ -51,18 +60,24 @@ public final class PacketPipeline
     private IcmpEchoResponder echoResponder;
     // answers packets too big for the tunnel with ICMP; null: they are dropped as ENCAPSULATED_TOO_BIG
     private IcmpTooBigResponder tooBigResponder;
-    // splits IPv4 packets without DF whose IPv4 encapsulation exceeds the tunnel MTU into two outer fragments
+    // splits IPv4 packets without DF whose encapsulation exceeds the tunnel MTU into outer fragments
     private boolean fragmentOuter;
+    // one identification per fragmented packet: 16 bits in the outer IPv4 header, 32 in the IPv6 Fragment header
     private int outerIdentification;
+    private int outerIdentificationV6;
 
-    // The frames forwarded as two outer fragments in this burst: their burst slot, the first fragment's start (its
-    // Ethernet and outer IPv4 header are the second fragment's too, patched), and where the second fragment's
-    // payload lies in the same buffer (past the first fragment's end, never written).
+    // The frames forwarded as outer fragments in this burst: their burst slot; the first fragment's start and the
+    // length of its Ethernet, outer IP and (IPv6) Fragment headers, which every later fragment repeats, patched;
+    // where the fragmentable part (GRE and the inner packet) starts in the same buffer and its length (the first
+    // fragment's end is never written past, so the later fragments' bytes stay where they were received); the
+    // fragmentable bytes per fragment (a multiple of 8) and how many fragments.
     private final int[] fragmentSlots = new int[FrameBurst.MAX_BURST];
     private final int[] fragmentHeaderAt = new int[FrameBurst.MAX_BURST];
-    private final int[] fragmentTailAt = new int[FrameBurst.MAX_BURST];
-    private final int[] fragmentTailLength = new int[FrameBurst.MAX_BURST];
-    private final int[] fragmentOffsetUnits = new int[FrameBurst.MAX_BURST];
+    private final int[] fragmentHeaderLength = new int[FrameBurst.MAX_BURST];
+    private final int[] fragmentPayloadAt = new int[FrameBurst.MAX_BURST];
+    private final int[] fragmentPayloadLength = new int[FrameBurst.MAX_BURST];
+    private final int[] fragmentUnit = new int[FrameBurst.MAX_BURST];
+    private final int[] fragmentTotal = new int[FrameBurst.MAX_BURST];
     private int fragmentCount;
     private int fragmentL2;
 
@@ -165,13 +180,15 @@ public final class PacketPipeline
     }
 
     /**
-     * Makes the pipeline forward an IPv4 packet without DF that is too big for the tunnel to an IPv4 backend as two
-     * outer IPv4 fragments (RFC 4459 §3.1, as IPVS does) instead of dropping it: the first in the frame's own buffer
-     * (verdict {@link Verdict#FORWARD}), the second for the caller to copy into a buffer of its own with
-     * {@link #writeSecondFragment} (see {@link #fragmentCount}). Packets that would need more than two fragments are
-     * still dropped as {@link DropReason#ENCAPSULATED_TOO_BIG}. Set before the first frame.
+     * Makes the pipeline forward an IPv4 packet without DF that is too big for the tunnel as outer fragments (RFC
+     * 4459 §3.1, as IPVS does) instead of dropping it: outer IPv4 fragments to an IPv4 backend, outer IPv6 packets
+     * with a Fragment header (RFC 8200 §4.5) to an IPv6 backend, each within {@code tunnel_mtu}. The first fragment
+     * is written in the frame's own buffer (verdict {@link Verdict#FORWARD}); the caller copies each later one into
+     * a buffer of its own with {@link #writeFragment} (see {@link #fragmentCount}). A packet that would need more
+     * than {@link #MAX_OUTER_FRAGMENTS} is still dropped as {@link DropReason#ENCAPSULATED_TOO_BIG}. Set before the
+     * first frame.
      *
-     * @param enabled whether to fragment; the caller must then transmit the second fragments.
+     * @param enabled whether to fragment; the caller must then transmit the later fragments.
      * @return this.
      */
     public PacketPipeline fragmentOuter(final boolean enabled)
@@ -181,8 +198,8 @@ public final class PacketPipeline
     }
 
     /**
-     * Returns how many frames of the last burst (or the last {@link #process} call) were forwarded as two outer
-     * fragments: each needs its second fragment written with {@link #writeSecondFragment}.
+     * Returns how many frames of the last burst (or the last {@link #process} call) were forwarded as outer
+     * fragments: each needs its later fragments written with {@link #writeFragment}.
      *
      * @return count, 0 on the common path.
      */
@@ -203,35 +220,63 @@ public final class PacketPipeline
     }
 
     /**
-     * Writes the second outer fragment of the k-th fragmented frame: the first fragment's Ethernet header and outer
-     * IPv4 header with length, offset and checksum of the second, then the rest of the outer payload.
+     * Returns how many outer fragments the k-th fragmented frame was split into: the first, in the frame's buffer,
+     * and the later ones 1 to n - 1 for {@link #writeFragment}.
+     *
+     * @param k index below {@link #fragmentCount}.
+     * @return fragments, from 2 to {@link #MAX_OUTER_FRAGMENTS}.
+     */
+    public int fragmentsOf(final int k)
+    {
+        return fragmentTotal[k];
+    }
+
+    /**
+     * Writes the j-th outer fragment of the k-th fragmented frame: the first fragment's Ethernet header, outer IP
+     * header (and IPv6 Fragment header) with the length, offset, more-fragments flag (and IPv4 checksum) of the j-th,
+     * then its part of the outer payload.
      *
      * @param k           index below {@link #fragmentCount}.
+     * @param j           fragment number, from 1 to {@code fragmentsOf(k) - 1}.
      * @param source      the buffer of the frame (the burst's buffer of {@link #fragmentSlot}).
      * @param destination where to write it, with room for {@code tunnel_mtu} plus the Ethernet header.
      * @param at          first byte to write.
      * @return the frame length written.
      */
-    public int writeSecondFragment(final int k, final MutableDirectBuffer source,
+    public int writeFragment(final int k, final int j, final MutableDirectBuffer source,
         final MutableDirectBuffer destination, final int at)
     {
-        final int l2 = fragmentL2;
-        final int headerAt = fragmentHeaderAt[k];
-        final int tailLength = fragmentTailLength[k];
-        destination.putBytes(at, source, headerAt, l2 + Ipv4Header.MIN_LENGTH);
-        destination.putBytes(at + l2 + Ipv4Header.MIN_LENGTH, source, fragmentTailAt[k], tailLength);
-        final int ip = at + l2;
-        destination.putShort(ip + Ipv4Header.TOTAL_LENGTH_FIELD_OFFSET,
-            (short)(Ipv4Header.MIN_LENGTH + tailLength), ByteOrder.BIG_ENDIAN);
-        destination.putShort(ip + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, (short)fragmentOffsetUnits[k],
-            ByteOrder.BIG_ENDIAN);
-        IcmpTooBigResponder.putIpv4HeaderChecksum(destination, ip);
-        return l2 + Ipv4Header.MIN_LENGTH + tailLength;
+        final int headerLength = fragmentHeaderLength[k];
+        final int unit = fragmentUnit[k];
+        final int from = j * unit;
+        final int size = Math.min(unit, fragmentPayloadLength[k] - from);
+        final boolean more = j < fragmentTotal[k] - 1;
+        destination.putBytes(at, source, fragmentHeaderAt[k], headerLength);
+        destination.putBytes(at + headerLength, source, fragmentPayloadAt[k] + from, size);
+        final int ip = at + fragmentL2;
+        if (headerLength - fragmentL2 == Ipv4Header.MIN_LENGTH)
+        {
+            destination.putShort(ip + Ipv4Header.TOTAL_LENGTH_FIELD_OFFSET, (short)(Ipv4Header.MIN_LENGTH + size),
+                ByteOrder.BIG_ENDIAN);
+            destination.putShort(ip + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET,
+                (short)((more ? Ipv4Header.FLAG_MORE_FRAGMENTS : 0) | from >>> 3), ByteOrder.BIG_ENDIAN);
+            IcmpTooBigResponder.putIpv4HeaderChecksum(destination, ip);
+        }
+        else
+        {
+            destination.putShort(ip + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET,
+                (short)(Ipv6Header.FRAGMENT_HEADER_LENGTH + size), ByteOrder.BIG_ENDIAN);
+            // the offset in 8-byte units sits in the top 13 bits: from itself, a multiple of 8
+            destination.putShort(ip + Ipv6Header.LENGTH + Ipv6Header.FRAGMENT_OFFSET_FLAGS_FIELD_OFFSET,
+                (short)(more ? from | Ipv6Header.FRAGMENT_MORE_FLAG : from), ByteOrder.BIG_ENDIAN);
+        }
+        return headerLength + size;
     }
 
     /**
-     * Takes back the k-th fragmented frame when its second fragment cannot be sent (no buffer for it): its
-     * counts move from forwarded to dropped as {@link DropReason#FRAGMENT_NO_BUFFER}; the caller frees the frame.
+     * Takes back the k-th fragmented frame when its later fragments cannot be sent (no buffers for them): its
+     * counts move from forwarded to dropped as {@link DropReason#FRAGMENT_NO_BUFFER}; the caller frees the frame
+     * and sends none of its fragments.
      *
      * @param k index below {@link #fragmentCount}.
      */
@@ -239,6 +284,7 @@ public final class PacketPipeline
     {
         counters.verdicts[Verdict.FORWARD]--;
         counters.outerFragmented--;
+        counters.outerFragments -= fragmentTotal[k];
         counters.verdicts[Verdict.DROP]++;
         counters.drops[DropReason.FRAGMENT_NO_BUFFER.ordinal()]++;
     }
@@ -471,70 +517,119 @@ public final class PacketPipeline
         return Verdict.FORWARD;
     }
 
-    // A packet too big for the tunnel: two outer fragments (IPv4 without DF to an IPv4 backend, when enabled), else
-    // the ICMP error for its sender (when enabled), else dropped.
+    // A packet too big for the tunnel: outer fragments (IPv4 without DF, when enabled), else the ICMP error for
+    // its sender (when enabled), else dropped.
     private int tooBigPacket(final int slot, final MutableDirectBuffer buffer, final int frameOffset,
         final int innerOffset, final int innerEnd, final int tos, final long hash, final ForwardingSnapshot snapshot,
         final int chosen, final int vip, final int length, final boolean backendIpv6)
     {
-        if (fragmentOuter && (tos & IPV6_PACKET) == 0 && !backendIpv6 &&
+        if (fragmentOuter && (tos & IPV6_PACKET) == 0 &&
             (buffer.getShort(innerOffset + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) &
             Ipv4Header.FLAG_DONT_FRAGMENT) == 0)
         {
-            return fragment(slot, buffer, innerOffset, innerEnd, tos & 0xFF, hash, snapshot, chosen, vip, length);
+            return fragment(slot, buffer, innerOffset, innerEnd, tos & 0xFF, hash, snapshot, chosen, vip, length,
+                backendIpv6);
         }
         return tooBigResponder != null ?
             tooBig(buffer, frameOffset, innerOffset, innerEnd, (tos & IPV6_PACKET) != 0, backendIpv6) :
             drop(DropReason.ENCAPSULATED_TOO_BIG.ordinal());
     }
 
-    // Encapsulates an IPv4 packet without DF for an IPv4 backend as two outer fragments: the first written in place
-    // (encapsulating only the inner bytes it carries, then patched: identification, MF, checksum), the second left
-    // for writeSecondFragment. Drops it as too big when two fragments of tunnel_mtu cannot carry it.
+    // Encapsulates an IPv4 packet without DF as n outer fragments of at most tunnel_mtu: the first written in place
+    // (encapsulating only the inner bytes it carries, then patched: identification, MF, checksum; for IPv6 the
+    // Fragment header inserted), the later ones left for writeFragment. Each carries the same number of
+    // fragmentable bytes, the largest multiple of 8 that fits (RFC 791, RFC 8200 §4.5), but the last. Drops the
+    // packet as too big when it would need more than MAX_OUTER_FRAGMENTS.
     private int fragment(final int slot, final MutableDirectBuffer buffer, final int innerOffset, final int innerEnd,
         final int tos, final long hash, final ForwardingSnapshot snapshot, final int chosen, final int vip,
-        final int length)
+        final int length, final boolean backendIpv6)
     {
         final GreEncapsulator encapsulator = this.encapsulator;
-        final int greLength = encapsulator.tunnelOverhead(false) - Ipv4Header.MIN_LENGTH;
-        final int maxPayload = encapsulator.innerMtu(false) + greLength;
-        final int firstPayload = maxPayload & ~7;
-        final int outerPayload = greLength + innerEnd - innerOffset;
-        if (outerPayload - firstPayload > maxPayload || firstPayload - greLength <= 0)
+        final int overhead = encapsulator.tunnelOverhead(backendIpv6);
+        final int ipHeader = backendIpv6 ? Ipv6Header.LENGTH : Ipv4Header.MIN_LENGTH;
+        final int fragmentHeader = backendIpv6 ? Ipv6Header.FRAGMENT_HEADER_LENGTH : 0;
+        final int greLength = overhead - ipHeader;
+        final int unit = (encapsulator.innerMtu(backendIpv6) + overhead - ipHeader - fragmentHeader) & ~7;
+        final int payloadLength = greLength + innerEnd - innerOffset;
+        final int firstInner = unit - greLength;
+        if (firstInner <= 0 || payloadLength > MAX_OUTER_FRAGMENTS * unit)
         {
             return drop(DropReason.ENCAPSULATED_TOO_BIG.ordinal());
         }
-        final int firstInner = firstPayload - greLength;
-        final int start = encapsulator.encapsulate(buffer, innerOffset, firstInner, false, tos, hash, false,
+        final int start = encapsulator.encapsulate(buffer, innerOffset, firstInner, false, tos, hash, backendIpv6,
             snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
         if (start < 0)
         {
             return drop(-1 - start);
         }
-        final int l2 = encapsulator.outerHeaderLength(false) - encapsulator.tunnelOverhead(false);
+        final int l2 = encapsulator.outerHeaderLength(backendIpv6) - overhead;
+        final int headerAt = backendIpv6 ? insertFragmentHeader(buffer, start, l2) :
+            firstIpv4Fragment(buffer, start, l2);
+        if (headerAt < 0)
+        {
+            return drop(DropReason.NO_HEADROOM.ordinal());
+        }
+        final int k = fragmentCount++;
+        final int fragments = (payloadLength + unit - 1) / unit;
+        fragmentSlots[k] = slot;
+        fragmentHeaderAt[k] = headerAt;
+        fragmentHeaderLength[k] = l2 + ipHeader + fragmentHeader;
+        fragmentPayloadAt[k] = innerOffset - greLength;
+        fragmentPayloadLength[k] = payloadLength;
+        fragmentUnit[k] = unit;
+        fragmentTotal[k] = fragments;
+        fragmentL2 = l2;
+        outOffset = headerAt;
+        outLength = innerOffset + firstInner - headerAt;
+        backend = chosen;
+        final PipelineCounters counters = this.counters;
+        counters.outerFragmented++;
+        counters.outerFragments += fragments;
+        counters.vipPackets[vip]++;
+        counters.vipBytes[vip] += length;
+        counters.backendPackets[chosen]++;
+        counters.backendBytes[chosen] += length;
+        return Verdict.FORWARD;
+    }
+
+    // The first outer IPv4 fragment: the packet's identification, MF at offset 0 (DF cleared), the checksum again
+    // (the total length is already the fragment's). Returns where the frame starts, as it was.
+    private int firstIpv4Fragment(final MutableDirectBuffer buffer, final int start, final int l2)
+    {
         final int ip = start + l2;
         final int id = outerIdentification = (outerIdentification + 1) & 0xFFFF;
         buffer.putShort(ip + Ipv4Header.IDENTIFICATION_FIELD_OFFSET, (short)id, ByteOrder.BIG_ENDIAN);
         buffer.putShort(ip + Ipv4Header.FLAGS_FRAGMENT_FIELD_OFFSET, (short)Ipv4Header.FLAG_MORE_FRAGMENTS,
             ByteOrder.BIG_ENDIAN);
         IcmpTooBigResponder.putIpv4HeaderChecksum(buffer, ip);
-        final int k = fragmentCount++;
-        fragmentSlots[k] = slot;
-        fragmentHeaderAt[k] = start;
-        fragmentTailAt[k] = innerOffset + firstInner;
-        fragmentTailLength[k] = outerPayload - firstPayload;
-        fragmentOffsetUnits[k] = firstPayload >>> 3;
-        fragmentL2 = l2;
-        outOffset = start;
-        outLength = innerOffset + firstInner - start;
-        backend = chosen;
-        final PipelineCounters counters = this.counters;
-        counters.outerFragmented++;
-        counters.vipPackets[vip]++;
-        counters.vipBytes[vip] += length;
-        counters.backendPackets[chosen]++;
-        counters.backendBytes[chosen] += length;
-        return Verdict.FORWARD;
+        return start;
+    }
+
+    // The first outer IPv6 fragment: the Ethernet and IPv6 headers move 8 bytes into the headroom to make room for
+    // the Fragment header in front of GRE (next header 44, then 47; offset 0, M set; the packet's identification);
+    // the payload length grows by 8. Returns where the frame now starts, or -1 without the headroom.
+    private int insertFragmentHeader(final MutableDirectBuffer buffer, final int start, final int l2)
+    {
+        final int headerAt = start - Ipv6Header.FRAGMENT_HEADER_LENGTH;
+        if (headerAt < 0)
+        {
+            return -1;
+        }
+        // an overlapping copy towards lower addresses (Unsafe.copyMemory allows overlap)
+        buffer.putBytes(headerAt, buffer, start, l2 + Ipv6Header.LENGTH);
+        final int ip = headerAt + l2;
+        final int payloadAt = ip + Ipv6Header.PAYLOAD_LENGTH_FIELD_OFFSET;
+        buffer.putShort(payloadAt, (short)(buffer.getShort(payloadAt, ByteOrder.BIG_ENDIAN) +
+            Ipv6Header.FRAGMENT_HEADER_LENGTH), ByteOrder.BIG_ENDIAN);
+        buffer.putByte(ip + Ipv6Header.NEXT_HEADER_FIELD_OFFSET, (byte)Protocols.IPPROTO_FRAGMENT);
+        final int fragment = ip + Ipv6Header.LENGTH;
+        buffer.putByte(fragment, (byte)Protocols.IPPROTO_GRE);
+        buffer.putByte(fragment + 1, (byte)0);
+        buffer.putShort(fragment + Ipv6Header.FRAGMENT_OFFSET_FLAGS_FIELD_OFFSET,
+            (short)Ipv6Header.FRAGMENT_MORE_FLAG, ByteOrder.BIG_ENDIAN);
+        buffer.putInt(fragment + Ipv6Header.FRAGMENT_IDENTIFICATION_FIELD_OFFSET, ++outerIdentificationV6,
+            ByteOrder.BIG_ENDIAN);
+        return headerAt;
     }
 
     // Turns a packet the tunnel cannot carry into the ICMP error for its sender (IcmpTooBigResponder), or drops it.

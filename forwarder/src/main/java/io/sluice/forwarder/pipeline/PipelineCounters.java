@@ -240,12 +240,23 @@ public final class PipelineCounters extends PipelineCountersValues
     }
 
     /**
-     * Returns IPv4 packets without DF too big for the tunnel that were forwarded as two outer IPv4 fragments.
+     * Returns IPv4 packets without DF too big for the tunnel that were forwarded as outer fragments (IPv4, or IPv6
+     * with a Fragment header).
      *
-     * @return packets fragmented (each sent as two frames).
+     * @return packets fragmented (each sent as {@link PacketPipeline#fragmentsOf} frames).
      */
     public long outerFragmented()
     {
         return outerFragmented;
+    }
+
+    /**
+     * Returns the outer fragments of the {@link #outerFragmented} packets, the first of each included.
+     *
+     * @return frames.
+     */
+    public long outerFragments()
+    {
+        return outerFragments;
     }
 }

@@ -28,6 +28,7 @@ abstract class PipelineCountersValues extends PipelineCountersLhsPadding
     long icmpTooBigSentV6;
     long icmpTooBigSuppressed;
     long outerFragmented;
+    long outerFragments;
 
     PipelineCountersValues(final int maxVips, final int maxBackends)
     {

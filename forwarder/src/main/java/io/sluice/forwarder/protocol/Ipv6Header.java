@@ -18,7 +18,14 @@ import java.nio.ByteOrder;
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
  * Extension headers (RFC 8200 §4) other than Fragment share the layout {next header, length in 8-octet units
- * not counting the first 8}; the Fragment header is 8 octets with the offset and M flag in its second word.
+ * not counting the first 8}; the Fragment header (RFC 8200 §4.5) is 8 octets:
+ * <pre>
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |  Next Header  |   Reserved    |      Fragment Offset    |Res|M|
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |                         Identification                        |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * </pre>
  */
 public final class Ipv6Header extends HeaderFlyweight
 {
@@ -34,6 +41,7 @@ public final class Ipv6Header extends HeaderFlyweight
     public static final int EXTENSION_MIN_LENGTH = 8;
     public static final int FRAGMENT_HEADER_LENGTH = 8;
     public static final int FRAGMENT_OFFSET_FLAGS_FIELD_OFFSET = 2;
+    public static final int FRAGMENT_IDENTIFICATION_FIELD_OFFSET = 4;
     public static final int FRAGMENT_OFFSET_MASK = 0xFFF8;
     public static final int FRAGMENT_MORE_FLAG = 0x0001;
 

@@ -1,5 +1,6 @@
 package io.sluice.forwarder.dpdk;
 
+import io.sluice.forwarder.testing.SharedEal;
 import io.sluice.testkit.tags.NeedsDpdk;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The jnr-ffi binding against the real shim and a real EAL on a net_ring loopback port: what is sent on a
  * queue comes back on the same queue, so frames written through Agrona buffers over mbuf memory can be checked
- * byte for byte. EAL can start once per JVM, so this class owns it for the test run.
+ * byte for byte. EAL can start once per JVM: this class shares it ({@link SharedEal}) and owns its port and pool.
  */
 @NeedsDpdk
 class DpdkBindingTest
@@ -30,13 +31,10 @@ class DpdkBindingTest
     @BeforeAll
     static void startEal()
     {
-        dpdk = Dpdk.load();
+        dpdk = SharedEal.start();
         shim = dpdk.library();
-        dpdk.initEal(List.of("-l", "0", "--no-pci", "--no-huge", "-m", "128", "--no-telemetry",
-            "--log-level=warning", "--file-prefix=sluice-binding-test-" + ProcessHandle.current().pid(),
-            "--vdev=net_ring0"));
         pool = dpdk.createMempool("binding-test", MBUFS, 0, 2048 + DescriptorLayout.MBUF_HEADROOM);
-        port = dpdk.portByName("net_ring0");
+        port = dpdk.portByName(SharedEal.BINDING_PORT);
         dpdk.check(shim.sluice_port_configure(port, pool, 1, 1, 0, 0, 0, 0), "configure");
         dpdk.check(shim.sluice_port_start(port), "start");
     }
@@ -49,7 +47,6 @@ class DpdkBindingTest
             shim.sluice_port_stop(port);
             shim.sluice_port_close(port);
             shim.sluice_mempool_free(pool);
-            dpdk.cleanupEal();
         }
     }
 

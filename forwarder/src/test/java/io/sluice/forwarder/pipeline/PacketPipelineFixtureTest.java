@@ -89,7 +89,7 @@ class PacketPipelineFixtureTest
         }
         // FRAME_CHAINED is decided by the I/O layer before the pipeline sees a frame (ForwarderProcessTest). These
         // fixtures run without an echo responder; its two drops are IcmpEchoTest's. FRAGMENT_NO_BUFFER is the
-        // worker's, when its pool has no mbuf for a second outer fragment (OuterFragmentTest).
+        // worker's, when its pool has no mbufs for the later outer fragments (OuterFragmentTest).
         assertEquals(EnumSet.complementOf(EnumSet.of(DropReason.FRAME_CHAINED, DropReason.ICMP_RATE_LIMITED,
             DropReason.ICMP_ECHO_BAD_SOURCE, DropReason.FRAGMENT_NO_BUFFER)), drops);
         assertEquals(EnumSet.allOf(PassReason.class), passes);

@@ -324,38 +324,51 @@ class ForwarderPcapTest
     }
 
     /**
-     * Reassembles what the forwarder sent as outer IPv4 fragments (same identification, the first with MF at offset
-     * 0, the second at the offset where the first ends, without MF) and checks, without the reference, that each
-     * gives GRE around one of the input packets.
+     * Reassembles what the forwarder sent as outer fragments (IPv4, or IPv6 with a Fragment header: same
+     * identification, the first with MF at offset 0, each next one at the offset where the one before ends, the
+     * last without MF) and checks, without the reference, that each packet gives GRE around one of the input
+     * packets.
      */
     private static void assertOuterFragmentsReassemble(final List<byte[]> output, final List<byte[]> input,
         final long expected)
     {
         int reassembled = 0;
-        for (int i = 0; i + 1 < output.size(); i++)
+        for (int i = 0; i < output.size(); i++)
         {
             final byte[] first = output.get(i);
-            if (u16(first, 12) != 0x0800 || first[14 + 9] != 47 || u16(first, 14 + 6) != 0x2000)
+            final boolean ipv6 = u16(first, 12) == 0x86DD && first[14 + 6] == 44;
+            final boolean ipv4 = u16(first, 12) == 0x0800 && first[14 + 9] == 47 && u16(first, 14 + 6) == 0x2000;
+            if (!ipv4 && !(ipv6 && u16(first, 14 + 42) == 1))
             {
                 continue;
             }
-            final byte[] second = output.get(i + 1);
-            final int firstPayload = u16(first, 14 + 2) - 20;
-            assertEquals(u16(first, 14 + 4), u16(second, 14 + 4), "identification of both fragments");
-            assertEquals(firstPayload / 8, u16(second, 14 + 6), "second fragment: offset, no MF");
-            assertEquals(0, firstPayload % 8);
-            final int secondPayload = u16(second, 14 + 2) - 20;
-            final byte[] gre = new byte[firstPayload + secondPayload];
-            System.arraycopy(first, 34, gre, 0, firstPayload);
-            System.arraycopy(second, 34, gre, firstPayload, secondPayload);
+            final int payloadAt = ipv6 ? 14 + 48 : 14 + 20;
+            final byte[] gre = new byte[16 * 1024];
+            int end = 0;
+            boolean more = true;
+            for (int j = i; more; j++)
+            {
+                final byte[] fragment = output.get(j);
+                final int flags = ipv6 ? u16(fragment, 14 + 42) : u16(fragment, 14 + 6);
+                final int offset = ipv6 ? flags & 0xFFF8 : (flags & 0x1FFF) * 8;
+                final int length = ipv6 ? u16(fragment, 14 + 4) - 8 : u16(fragment, 14 + 2) - 20;
+                assertEquals(end, offset, "fragment " + (j - i) + " at the end of the one before");
+                assertEquals(ipv6 ? u16(first, 14 + 46) : u16(first, 14 + 4),
+                    ipv6 ? u16(fragment, 14 + 46) : u16(fragment, 14 + 4), "one identification per packet");
+                more = (flags & (ipv6 ? 1 : 0x2000)) != 0;
+                assertTrue(!more || length % 8 == 0, "a fragment but the last carries a multiple of 8");
+                System.arraycopy(fragment, payloadAt, gre, offset, length);
+                end += length;
+                i = j;
+            }
             assertEquals(0x0800, u16(gre, 2), "GRE protocol IPv4");
-            final byte[] inner = Arrays.copyOfRange(gre, 4, gre.length);
+            final byte[] inner = Arrays.copyOfRange(gre, 4, end);
             assertTrue(input.stream().anyMatch(frame -> frame.length == 14 + inner.length &&
                 Arrays.equals(Arrays.copyOfRange(frame, 14, frame.length), inner)),
                 "the reassembled GRE packet carries an input packet");
             reassembled++;
         }
-        assertEquals(expected, reassembled, "packets sent as two outer fragments");
+        assertEquals(expected, reassembled, "packets sent as outer fragments");
         assertTrue(reassembled > 0);
     }
 
@@ -385,7 +398,7 @@ class ForwarderPcapTest
         // Not reachable here: chained frames (chainedFrameIsDroppedAndCounted), a lack of headroom (DPDK leaves
         // 128 bytes), a missing tunnel source (both are configured) and the ICMP rate limit (a burst of 50; the
         // forwarder's clock runs, so where it bites is not deterministic: IcmpEchoTest), an empty mempool for a
-        // second outer fragment (OuterFragmentTest).
+        // later outer fragment (OuterFragmentTest, ForwarderFragmentPoolTest).
         assertEquals(EnumSet.complementOf(EnumSet.of(DropReason.FRAME_CHAINED, DropReason.NO_HEADROOM,
             DropReason.NO_TUNNEL_SOURCE, DropReason.ICMP_RATE_LIMITED, DropReason.FRAGMENT_NO_BUFFER)), claimed,
             "drop reasons the mix provokes");
@@ -393,7 +406,7 @@ class ForwarderPcapTest
             "echo requests to VIPs answered");
         assertTrue(reference.counters().icmpTooBigSentV4() > 0 && reference.counters().icmpTooBigSentV6() > 0,
             "packets too big for the tunnel answered");
-        assertTrue(reference.counters().outerFragmented() > 0, "packets without DF sent as two outer fragments");
+        assertTrue(reference.counters().outerFragmented() > 0, "packets without DF sent as outer fragments");
         for (final PassReason reason : PassReason.values())
         {
             assertTrue(reference.counters().passed(reason) > 0, "no frame passed for " + reason);

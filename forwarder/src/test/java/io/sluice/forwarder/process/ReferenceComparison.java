@@ -124,6 +124,8 @@ final class ReferenceComparison
             workerValue(values, CounterType.ICMP_TOO_BIG_SUPPRESSED, worker));
         compare(differences, "outer fragmented", counters.outerFragmented(),
             workerValue(values, CounterType.OUTER_FRAGMENTED, worker));
+        compare(differences, "outer fragments", counters.outerFragments(),
+            workerValue(values, CounterType.OUTER_FRAGMENTS, worker));
         for (final DropReason reason : DropReason.values())
         {
             compare(differences, "drop " + reason, counters.dropped(reason),

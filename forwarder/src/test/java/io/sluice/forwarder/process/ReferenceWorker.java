@@ -124,12 +124,12 @@ final class ReferenceWorker
             final int offset = pipeline.outOffset();
             output.add(new Output(index, OffHeapFrames.copy(mbuf, offset, offset + pipeline.outLength())));
             txBytes += pipeline.outLength();
-            if (pipeline.fragmentCount() > 0)
+            // the later outer fragments, which the worker sends right after the first
+            for (int j = 1; pipeline.fragmentCount() > 0 && j < pipeline.fragmentsOf(0); j++)
             {
-                // the second outer fragment, which the worker sends right after the first
-                final UnsafeBuffer second = OffHeapFrames.allocate(MBUF_HEADROOM + dataRoom);
-                final int length = pipeline.writeSecondFragment(0, mbuf, second, MBUF_HEADROOM);
-                output.add(new Output(index, OffHeapFrames.copy(second, MBUF_HEADROOM, MBUF_HEADROOM + length)));
+                final UnsafeBuffer later = OffHeapFrames.allocate(MBUF_HEADROOM + dataRoom);
+                final int length = pipeline.writeFragment(0, j, mbuf, later, MBUF_HEADROOM);
+                output.add(new Output(index, OffHeapFrames.copy(later, MBUF_HEADROOM, MBUF_HEADROOM + length)));
                 txBytes += length;
             }
         }

@@ -251,8 +251,8 @@ final class TrafficMix
 
     private void undeliverable()
     {
-        // IPv4 without DF too big for the tunnel: two outer fragments to an IPv4 backend, dropped as too big for
-        // the IPv6 one (the outer IPv6 packet is not fragmented).
+        // IPv4 without DF too big for the tunnel: outer fragments, IPv4 ones to an IPv4 backend, IPv6 ones with a
+        // Fragment header to an IPv6 backend.
         for (int i = 0; i < 3; i++)
         {
             add("IPv4 without DF too big for the tunnel", v4(clientV4(i), WEB_V4).tcp(41_000 + i, 80).payload(1460)
