@@ -2,8 +2,8 @@ package io.sluice.tools.check;
 
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
-import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.NumaLayout;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,50 +23,37 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class NumaLayoutTest
 {
-    private static final String CONFIG = """
-        node:
-          name: lb1
-        forwarder:
-          eal_args: ["-a", "0000:3b:00.0", "-a", "0000:af:00.0"]
-          ports:
-            - name: 0000:3b:00.0
-            - name: 0000:af:00.0
-          workers:
-            - core: 1
-              rx_port: 0000:3b:00.0
-            - core: 2
-              rx_port: 0000:3b:00.0
-              tx_port: 0000:af:00.0
-            - core: 3
-              rx_port: 0000:af:00.0
-          next_hop_mac: "02:00:00:00:00:fe"
-          tunnel_source_v4: 10.0.0.1
-        vips: []
-        """;
+    private static final String CONFIG = TwoSocketSysfs.config("""
+          - core: 1
+            rx_port: 0000:3b:00.0
+          - core: 2
+            rx_port: 0000:3b:00.0
+            tx_port: 0000:af:00.0
+          - core: 3
+            rx_port: 0000:af:00.0
+          """);
 
     @TempDir
     Path sys;
 
-    private void write(final String path, final String text) throws IOException
+    private TwoSocketSysfs sysfs;
+
+    @BeforeEach
+    void fakeSysfs()
     {
-        final Path file = sys.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, text + "\n");
+        sysfs = new TwoSocketSysfs(sys);
     }
 
     // Two sockets: cores 0-1 on node 0 with NIC 3b:00.0, cores 2-3 on node 1 with NIC af:00.0.
     private void twoSockets() throws IOException
     {
-        write("devices/system/node/node0/cpulist", "0-1");
-        write("devices/system/node/node1/cpulist", "2-3");
-        write("devices/system/node/possible", "0-1");
-        write("bus/pci/devices/0000:3b:00.0/numa_node", "0");
-        write("bus/pci/devices/0000:af:00.0/numa_node", "1");
+        sysfs.twoSockets("0-1", "2-3");
+        sysfs.write("devices/system/node/possible", "0-1");
     }
 
     private static ForwarderConfig forwarder() throws ConfigException
     {
-        return NodeConfig.parse("node.yaml", CONFIG, 4).forwarder();
+        return TwoSocketSysfs.forwarder(CONFIG, 4);
     }
 
     @Test
@@ -98,7 +85,7 @@ class NumaLayoutTest
     void aPortOfUnknownNodeAndAOneNodeMachineWarnNothing() throws Exception
     {
         twoSockets();
-        write("bus/pci/devices/0000:3b:00.0/numa_node", "-1");
+        sysfs.write("bus/pci/devices/0000:3b:00.0/numa_node", "-1");
         assertEquals(List.of(), NumaLayout.read(sys).remoteWorkers(forwarder()));
 
         final Path one = sys.resolve("one");
