@@ -58,6 +58,29 @@ class ControlClientServerTest
         return new Vip(IpLiterals.parse("198.51.100.1"), port, Vip.TCP);
     }
 
+    // A channel whose 4096-byte response buffer a busy client's answers lap: the server, the channel a slow client
+    // opens beside the busy one, and the busy client.
+    private final class Lapping implements AutoCloseable
+    {
+        final ControlChannel owned = ControlChannel.create(file(), 65536, 4096);
+        final ControlChannel opened = ControlChannel.open(file());
+        final ControlServer server = new ControlServer(owned);
+        final ControlClient busy = new ControlClient(opened);
+
+        @Override
+        public void close()
+        {
+            try
+            {
+                opened.close();
+            }
+            finally
+            {
+                owned.close();
+            }
+        }
+    }
+
     // A busy client: commands 1..count, whose answers fill the response buffer for every client.
     private static void sendEach(final ControlClient client, final int count,
         final IntFunction<ControlCommand> command)
@@ -350,12 +373,11 @@ class ControlClientServerTest
     void getsItsAnswerAfterBeingLappedByOthersAnswers()
     {
         final TestForwarder forwarder = new TestForwarder();
-        try (ControlChannel owned = ControlChannel.create(file(), 65536, 4096);
-            ControlChannel opened = ControlChannel.open(file()))
+        try (Lapping lapping = new Lapping())
         {
-            final ControlServer server = new ControlServer(owned);
-            final ControlClient slow = new ControlClient(opened);
-            final ControlClient busy = new ControlClient(opened);
+            final ControlServer server = lapping.server;
+            final ControlClient slow = new ControlClient(lapping.opened);
+            final ControlClient busy = lapping.busy;
             sendEach(busy, 400, i -> new ControlCommand.AddVip(vip(i), null));
             final long mine = slow.send(new ControlCommand.AddVip(WEB, null));
             assertEquals(401, server.poll(forwarder, 1000)); // 401 ACKs of 16 bytes: more than the 4096 buffer
@@ -369,12 +391,11 @@ class ControlClientServerTest
     void saysAnAnswerMayBeLostWhenLappedAfterIt()
     {
         final TestForwarder forwarder = new TestForwarder();
-        try (ControlChannel owned = ControlChannel.create(file(), 65536, 4096);
-            ControlChannel opened = ControlChannel.open(file()))
+        try (Lapping lapping = new Lapping())
         {
-            final ControlServer server = new ControlServer(owned);
-            final ControlClient slow = new ControlClient(opened);
-            final ControlClient busy = new ControlClient(opened);
+            final ControlServer server = lapping.server;
+            final ControlClient slow = new ControlClient(lapping.opened);
+            final ControlClient busy = lapping.busy;
             final long mine = slow.send(new ControlCommand.AddVip(WEB, null));
             sendEach(busy, 400, i -> new ControlCommand.AddVip(vip(i), null));
             server.poll(forwarder, 1000);
@@ -394,13 +415,12 @@ class ControlClientServerTest
         final TestForwarder forwarder = new TestForwarder();
         forwarder.vips.put(WEB, new TestForwarder.VipEntry("web"));
         forwarder.vips.put(DNS, new TestForwarder.VipEntry("dns"));
-        try (ControlChannel owned = ControlChannel.create(file(), 65536, 4096);
-            ControlChannel opened = ControlChannel.open(file()))
+        try (Lapping lapping = new Lapping())
         {
-            final ControlServer server = new ControlServer(owned);
+            final ControlServer server = lapping.server;
             final GateIdleStrategy gate = new GateIdleStrategy();
-            final ControlClient slow = new ControlClient(opened, Duration.ofSeconds(1), gate);
-            final ControlClient busy = new ControlClient(opened);
+            final ControlClient slow = new ControlClient(lapping.opened, Duration.ofSeconds(1), gate);
+            final ControlClient busy = lapping.busy;
             final CompletableFuture<ForwarderServices> state = CompletableFuture.supplyAsync(
                 () -> slow.getState(TIMEOUT), runnable -> new Thread(runnable, "slow-client").start());
             gate.awaitEntered(); // GET_STATE sent, and the slow client stopped reading
