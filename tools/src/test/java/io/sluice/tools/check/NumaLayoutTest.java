@@ -3,9 +3,8 @@ package io.sluice.tools.check;
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.NumaLayout;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -33,16 +32,8 @@ class NumaLayoutTest
             rx_port: 0000:af:00.0
           """);
 
-    @TempDir
-    Path sys;
-
-    private TwoSocketSysfs sysfs;
-
-    @BeforeEach
-    void fakeSysfs()
-    {
-        sysfs = new TwoSocketSysfs(sys);
-    }
+    @RegisterExtension
+    final TwoSocketSysfs sysfs = new TwoSocketSysfs();
 
     // Two sockets: cores 0-1 on node 0 with NIC 3b:00.0, cores 2-3 on node 1 with NIC af:00.0.
     private void twoSockets() throws IOException
@@ -60,7 +51,7 @@ class NumaLayoutTest
     void readsNodesOfCpusAndPciPorts() throws IOException
     {
         twoSockets();
-        final NumaLayout numa = NumaLayout.read(sys);
+        final NumaLayout numa = NumaLayout.read(sysfs.root());
         assertEquals(2, numa.nodeCount());
         assertEquals(0, numa.nodeOfCpu(1));
         assertEquals(1, numa.nodeOfCpu(2));
@@ -75,7 +66,7 @@ class NumaLayoutTest
     void warnsOfEachWorkerOnAnotherNodeThanAPortItUses() throws Exception
     {
         twoSockets();
-        final List<String> warnings = NumaLayout.read(sys).remoteWorkers(forwarder());
+        final List<String> warnings = NumaLayout.read(sysfs.root()).remoteWorkers(forwarder());
         assertEquals(List.of(
             "forwarder.workers[1].core: core 2 is on NUMA node 1 but port 0000:3b:00.0 is on node 0 (CPUs 0-1): " +
                 "every packet crosses the interconnect; pick a core of node 0"), warnings);
@@ -86,14 +77,14 @@ class NumaLayoutTest
     {
         twoSockets();
         sysfs.write("bus/pci/devices/0000:3b:00.0/numa_node", "-1");
-        assertEquals(List.of(), NumaLayout.read(sys).remoteWorkers(forwarder()));
+        assertEquals(List.of(), NumaLayout.read(sysfs.root()).remoteWorkers(forwarder()));
 
-        final Path one = sys.resolve("one");
+        final Path one = sysfs.root().resolve("one");
         Files.createDirectories(one.resolve("devices/system/node/node0"));
         Files.writeString(one.resolve("devices/system/node/node0/cpulist"), "0-3\n");
         assertEquals(1, NumaLayout.read(one).nodeCount());
         assertEquals(List.of(), NumaLayout.read(one).remoteWorkers(forwarder()));
-        assertEquals(0, NumaLayout.read(sys.resolve("none")).nodeCount());
+        assertEquals(0, NumaLayout.read(sysfs.root().resolve("none")).nodeCount());
     }
 
     @Test
@@ -103,7 +94,7 @@ class NumaLayoutTest
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8))
         {
-            ConfigCheck.printNuma(forwarder(), NumaLayout.read(sys), out);
+            ConfigCheck.printNuma(forwarder(), NumaLayout.read(sysfs.root()), out);
         }
         final String text = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(text.startsWith("  numa: 2 node(s)\n"), text);

@@ -4,16 +4,22 @@ import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.NodeConfig;
 
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * A fake two-socket machine for the layout checks, since this one has one node: a sysfs tree with NIC 0000:3b:00.0
  * on NUMA node 0 and 0000:af:00.0 on node 1, and a node config with one port on each NIC and the workers a test
- * gives.
+ * gives. A JUnit extension ({@code @RegisterExtension}): a fresh tree per test, deleted after it.
  */
-final class TwoSocketSysfs
+final class TwoSocketSysfs implements BeforeEachCallback, AfterEachCallback
 {
     private static final String CONFIG = """
         node:
@@ -30,11 +36,32 @@ final class TwoSocketSysfs
         vips: []
         """;
 
-    private final Path root;
+    private Path root;
 
-    TwoSocketSysfs(final Path root)
+    @Override
+    public void beforeEach(final ExtensionContext context) throws IOException
     {
-        this.root = root;
+        root = Files.createTempDirectory("sluice-sysfs");
+    }
+
+    @Override
+    public void afterEach(final ExtensionContext context) throws IOException
+    {
+        try (Stream<Path> files = Files.walk(root))
+        {
+            for (final Path file : files.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.delete(file);
+            }
+        }
+    }
+
+    /**
+     * The tree's root, where {@code /sys} would be.
+     */
+    Path root()
+    {
+        return root;
     }
 
     /**

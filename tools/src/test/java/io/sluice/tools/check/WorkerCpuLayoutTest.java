@@ -5,16 +5,14 @@ import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.WorkerCpuLayout;
 import net.openhft.affinity.impl.VanillaCpuLayout;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,16 +42,8 @@ class WorkerCpuLayoutTest
             tx_port: 0000:3b:00.0
           """);
 
-    @TempDir
-    Path sys;
-
-    private TwoSocketSysfs sysfs;
-
-    @BeforeEach
-    void fakeSysfs()
-    {
-        sysfs = new TwoSocketSysfs(sys);
-    }
+    @RegisterExtension
+    final TwoSocketSysfs sysfs = new TwoSocketSysfs();
 
     private static String cpuinfo(final int[][] socketAndCore)
     {
@@ -139,7 +129,7 @@ class WorkerCpuLayoutTest
     void theRemotePortWarningNamesTheCoresSocket() throws Exception
     {
         sysfs.twoSockets("0-1,4-5", "2-3,6-7");
-        final NumaLayout numa = NumaLayout.read(sys);
+        final NumaLayout numa = NumaLayout.read(sysfs.root());
 
         assertEquals(List.of("forwarder.workers[2].core: core 2 (socket 1) is on NUMA node 1 but port 0000:3b:00.0 " +
             "is on node 0 (CPUs 0-1,4-5): every packet crosses the interconnect; pick a core of node 0"),
@@ -153,7 +143,8 @@ class WorkerCpuLayoutTest
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8))
         {
-            ConfigCheck.printNuma(forwarder(CONFIG), NumaLayout.read(sys), layout(TWO_SOCKETS_HYPERTHREADED), out);
+            ConfigCheck.printNuma(forwarder(CONFIG), NumaLayout.read(sysfs.root()), layout(TWO_SOCKETS_HYPERTHREADED),
+                out);
         }
         final String text = bytes.toString(StandardCharsets.UTF_8);
 
