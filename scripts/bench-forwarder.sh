@@ -226,7 +226,7 @@ run_sluice() {
         > "$out" 2>&1 < /dev/null &
     local pid=$!
     pids+=("$pid")
-    if ! wait_for_line "$out" "sluice forwarder $node running (" "$pid" 120; then
+    if ! await_forwarder_running "$out" "$pid" 120 "$node"; then
         cat "$out" >&2
         die "the forwarder did not start"
     fi
@@ -245,7 +245,7 @@ run_sluice() {
     sluice_exit_status=0
     stop_process "$pid" TERM 30 || sluice_exit_status=$?
     local stopped=false files_left=false
-    grep -q "forwarder: stopped cleanly" "$out" && stopped=true
+    forwarder_log_stopped_cleanly "$out" && stopped=true
     [[ -e "$counters_root/$node" ]] && files_left=true
     if [[ $sluice_exit_status -eq 0 && $stopped == true && $files_left == false ]]; then
         sluice_clean=true

@@ -395,7 +395,7 @@ start_dut() {
             "$root/scripts/sluice" forwarder --config "$config" > "$out" 2>&1 < /dev/null &
         dut_pid=$!
         pids+=("$dut_pid")
-        wait_for_line "$out" "sluice forwarder $node running (" "$dut_pid" 120 ||
+        await_forwarder_running "$out" "$dut_pid" 120 "$node" ||
             { tail -30 "$out" >&2; die "the forwarder did not start"; }
         dut_socket="/var/run/dpdk/sluice-$node/dpdk_telemetry.v2"
     else
@@ -423,7 +423,7 @@ stop_dut() {
     stop_process "$dut_pid" "$([[ $device == sluice ]] && echo TERM || echo INT)" 30 || status=$?
     [[ $status -eq 0 ]] || log "$device exited with status $status"
     if [[ $device == sluice ]]; then
-        grep -q "forwarder: stopped cleanly" "$work/forwarder.log" || { sluice_clean=false; tail -20 "$work/forwarder.log" >&2; }
+        forwarder_log_stopped_cleanly "$work/forwarder.log" || { sluice_clean=false; tail -20 "$work/forwarder.log" >&2; }
         [[ $status -eq 0 ]] || sluice_clean=false
     fi
 }

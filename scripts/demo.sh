@@ -29,6 +29,8 @@ GREDECAP=$ROOT/native/build/sluice_gredecap
 COUNTERS_DIR=/dev/shm/sluice-demo
 # shellcheck source=scripts/demo/topology.sh
 source "$DEMO/topology.sh"
+# shellcheck source=scripts/lib/forwarder-log.sh
+source "$ROOT/scripts/lib/forwarder-log.sh"
 
 JSON=0
 KEEP_GOING=0
@@ -172,7 +174,7 @@ route_has() { [[ $(route_nexthops | wc -l) -eq $1 ]]; }
 route6_nexthops() { ip -6 -n "$NS_ROUTER" route show "$VIP6/128" 2>/dev/null | grep -o 'via [0-9a-f:]*' | awk '{print $2}' | sort; }
 route6_has() { [[ $(route6_nexthops | wc -l) -eq $1 ]]; }
 
-forwarder_running() { grep -q " running (" "$WORK/fwd-$1.log"; }
+forwarder_running() { forwarder_log_running "$WORK/fwd-$1.log"; }
 
 stats_json() {
     "$SLUICE" stats --dir "$COUNTERS_DIR" --node "$1" --json --interval 0.1 2>/dev/null | tail -n 1 || true
@@ -916,7 +918,7 @@ drill_backend_flap() {
 }
 
 # forwarder_started_after LB N: the forwarder's log shows more than N starts.
-forwarder_started_after() { (($(grep -c " running (" "$WORK/fwd-$1.log" || true) > $2)); }
+forwarder_started_after() { (($(forwarder_log_starts "$WORK/fwd-$1.log") > $2)); }
 
 # Drill 10, the rolling upgrade of docs/operations.md: each node in turn is taken out (its controller stopped with
 # SIGTERM: withdraw, drain_time, ExaBGP stopped), its forwarder restarted, its controller started again; the next
@@ -936,7 +938,7 @@ drill_rolling_restart() {
         wait_for 30 "the router to drop $lb from the VIP's route" route_has 1
         t_out=$(now)
         say "$lb out of service (controller withdrew the VIP, waited drain_time, stopped ExaBGP) after $(since "$t0") s"
-        runs=$(grep -c " running (" "$WORK/fwd-$lb.log" || true)
+        runs=$(forwarder_log_starts "$WORK/fwd-$lb.log")
         stop "fwd-$lb" TERM 30
         start_forwarder "$lb"
         wait_for 90 "forwarder $lb to run again" forwarder_started_after "$lb" "$runs"
@@ -974,7 +976,7 @@ drill_node_freeze() {
     route_watch_start freezewatch
     sleep 1
     local t0 t_gone="" t_cont t_back i runs signal=${SLUICE_DEMO_FREEZE_SIGNAL:-STOP}
-    runs=$(grep -c " running (" "$WORK/fwd-lb1.log" || true)
+    runs=$(forwarder_log_starts "$WORK/fwd-lb1.log")
     FROZEN_PIDS=$(ip netns pids "$(ns_of lb1)" | tr '\n' ' ')
     say "freezing lb1: SIG$signal to pids $FROZEN_PIDS"
     t0=$(now)

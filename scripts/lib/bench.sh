@@ -4,6 +4,9 @@
 # no_huge (1: reserve_hugepages reserves nothing). Every process a script starts goes into pids, so that
 # stop_started_processes (from the script's cleanup trap) stops exactly those.
 
+# shellcheck source=scripts/lib/forwarder-log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/forwarder-log.sh"
+
 pids=()
 hugepages_added=0
 hugetlbfs_mounted=0
@@ -111,18 +114,6 @@ stamp_lines() {
     while IFS= read -r line; do
         printf '%s %s\n' "$EPOCHREALTIME" "$line"
     done
-}
-
-# Waits until FILE has a line matching PATTERN, the process PID is gone, or SECONDS pass.
-wait_for_line() {
-    local file=$1 pattern=$2 pid=$3 limit=$4
-    local deadline=$(( SECONDS + limit ))
-    while (( SECONDS < deadline )); do
-        grep -q -- "$pattern" "$file" 2>/dev/null && return 0
-        kill -0 "$pid" 2>/dev/null || return 1
-        sleep 0.2
-    done
-    return 1
 }
 
 stop_process() {

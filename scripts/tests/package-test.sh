@@ -24,6 +24,8 @@ trap 'exit 130' INT TERM
 
 # shellcheck source=scripts/lib/packages.sh
 source "$ROOT/scripts/lib/packages.sh"
+# shellcheck source=scripts/lib/forwarder-log.sh
+source "$ROOT/scripts/lib/forwarder-log.sh"
 install_missing_packages package-test "${SLUICE_OPS_PACKAGES[@]}"
 
 echo "== release package"
@@ -190,8 +192,7 @@ echo "== the forwarder of the installed tree stops within its unit's TimeoutStop
 (cd / && exec "$SL" forwarder --config "$WORK/node.yaml") >"$WORK/fwd.log" 2>&1 &
 FORWARDER=$!
 PIDS+=("$FORWARDER")
-for _ in $(seq 300); do grep -q " running (" "$WORK/fwd.log" && break; sleep 0.1; done
-if grep -q " running (" "$WORK/fwd.log"; then
+if await_forwarder_running "$WORK/fwd.log" "$FORWARDER" 30; then
     start_ns=$(date +%s%N)
     kill -TERM "$FORWARDER"
     RC=0

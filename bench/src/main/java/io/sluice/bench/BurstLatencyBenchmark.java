@@ -1,6 +1,7 @@
 package io.sluice.bench;
 
 import io.sluice.common.cli.CommandLines;
+import io.sluice.forwarder.pipeline.FrameBurst;
 import net.openhft.chronicle.jlbh.JLBH;
 import net.openhft.chronicle.jlbh.JLBHOptions;
 import net.openhft.chronicle.jlbh.JLBHResult;
@@ -85,6 +86,14 @@ public final class BurstLatencyBenchmark implements Callable<Integer>
     public Integer call() throws Exception
     {
         final double[] fractions = fractions(rates);
+        // BurstSource needs a burst of distinct flows.
+        CommandLines.intInRange(spec, "--flows", flows, FrameBurst.MAX_BURST, 10_000_000);
+        CommandLines.intInRange(spec, "--seconds", seconds, 1, 86_400);
+        CommandLines.intInRange(spec, "--runs", runs, 1, 1_000);
+        if (!"hit".equals(mode) && !"miss".equals(mode))
+        {
+            throw CommandLines.usageError(spec, "--mode must be hit or miss, got '" + mode + "'");
+        }
         final BurstSource frames = new BurstSource();
         frames.flows = flows;
         frames.setUp();

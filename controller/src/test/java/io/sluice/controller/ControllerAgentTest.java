@@ -20,6 +20,7 @@ import io.sluice.controller.operator.OperatorRequest;
 import io.sluice.controller.operator.OverridesFile;
 import io.sluice.controller.status.NodeStatus;
 import io.sluice.testkit.CapturedLog;
+import io.sluice.testkit.NodeYaml;
 import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,7 +93,7 @@ class ControllerAgentTest
 
     private String config(final String backends)
     {
-        return "node: {name: lb1}\n" + NodeConfigFixtures.nullForwarder(dir.resolve("shm")) + """
+        return "node: {name: lb1}\n" + NodeYaml.nullForwarder(dir.resolve("shm")) + """
             vips:
               - name: web
                 address: 10.100.0.1

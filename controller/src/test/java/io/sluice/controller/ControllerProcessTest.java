@@ -51,23 +51,11 @@ class ControllerProcessTest
     @Test
     void cleanStopRemovesTheDirectoriesItMadeAndKeepsOthers() throws Exception
     {
-        final String node = "ctl-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFFFFFFL);
+        final String node = randomNode();
         final Path countersDir = dir.resolve("shm/sluice");
         final Path nodeDir = countersDir.resolve(node);
         final Path config = dir.resolve("node.yaml");
-        Files.writeString(config, """
-            node: {name: %s}
-            forwarder:
-              eal_args: ["--no-huge", "-m", "128", "--vdev=net_null0"]
-              ports: [{name: net_null0}]
-              workers: [{core: 0, rx_port: net_null0}]
-              next_hop_mac: "02:00:00:00:00:fe"
-              tunnel_source_v4: 10.0.0.1
-              counters_dir: "%s"
-            controller:
-              drain_time: 100ms
-              metrics: {address: 127.0.0.1, port: %d}
-            """.formatted(node, countersDir, freePort()));
+        Files.writeString(config, nodeConfig(node, freePort(), "drain_time: 100ms"));
 
         start(config);
         awaitFile(nodeDir.resolve(ActionToken.FILE_NAME));
@@ -90,11 +78,11 @@ class ControllerProcessTest
     @Test
     void refusedReloadIsAConflictWithTheReason() throws Exception
     {
-        final String node = "ctl-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFFFFFFL);
+        final String node = randomNode();
         final Path nodeDir = dir.resolve("shm/sluice").resolve(node);
         final Path config = dir.resolve("node.yaml");
         final int port = freePort();
-        Files.writeString(config, reloadConfig(node, port, "drain_time: 100ms"));
+        Files.writeString(config, nodeConfig(node, port, "drain_time: 100ms"));
         start(config);
         // The token is written before the HTTP server binds; the start-up line comes after it listens.
         awaitFile(nodeDir.resolve(ActionToken.FILE_NAME));
@@ -106,25 +94,26 @@ class ControllerProcessTest
         assertTrue(same.body().contains("no change"), same.body());
 
         // A file that does not load: refused, nothing changed.
-        Files.writeString(config, reloadConfig(node, port, "drian_time: 100ms"));
+        Files.writeString(config, nodeConfig(node, port, "drian_time: 100ms"));
         final HttpResponse<String> typo = postReload(port, token);
         assertEquals(409, typo.statusCode(), typo.body());
         assertTrue(typo.body().startsWith("reload refused, nothing changed: "), typo.body());
         assertTrue(typo.body().contains("drian_time"), typo.body());
 
         // A change only a restart applies: refused (sluice reload's exit is ControllerToolTest's, in tools/).
-        Files.writeString(config, reloadConfig(node, port, "drain_time: 200ms"));
+        Files.writeString(config, nodeConfig(node, port, "drain_time: 200ms"));
         final HttpResponse<String> restart = postReload(port, token);
         assertEquals(409, restart.statusCode(), restart.body());
         assertTrue(restart.body().contains("drain_time"), restart.body());
 
-        Files.writeString(config, reloadConfig(node, port, "drain_time: 100ms"));
+        Files.writeString(config, nodeConfig(node, port, "drain_time: 100ms"));
         assertEquals(200, postReload(port, token).statusCode());
         stop();
         assertTrue(Files.readString(dir.resolve("stdout.txt")).contains("controller: reload refused: "), output());
     }
 
-    private String reloadConfig(final String node, final int port, final String drainTime)
+    // One net_null port, no BGP; counters_dir is dir/shm/sluice.
+    private String nodeConfig(final String node, final int port, final String drainLine)
     {
         return """
             node: {name: %s}
@@ -138,7 +127,7 @@ class ControllerProcessTest
             controller:
               %s
               metrics: {address: 127.0.0.1, port: %d}
-            """.formatted(node, dir.resolve("shm/sluice"), drainTime, port);
+            """.formatted(node, dir.resolve("shm/sluice"), drainLine, port);
     }
 
     private static HttpResponse<String> postReload(final int port, final String token) throws Exception
@@ -172,8 +161,19 @@ class ControllerProcessTest
 
     private void awaitFile(final Path file) throws Exception
     {
+        await(file.toString(), () -> Files.exists(file));
+    }
+
+    private void awaitOutput(final String text) throws Exception
+    {
+        await("\"" + text + "\"", () -> Files.readString(dir.resolve("stdout.txt")).contains(text));
+    }
+
+    // Start-up waits: fail at once, with the output, when the controller exits instead.
+    private void await(final String what, final Condition condition) throws Exception
+    {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
-        while (!Files.exists(file))
+        while (!condition.holds())
         {
             if (!process.isAlive())
             {
@@ -181,27 +181,16 @@ class ControllerProcessTest
             }
             if (System.nanoTime() - deadline > 0)
             {
-                fail("no " + file + " after " + TIMEOUT_MS + " ms\n" + output());
+                fail("no " + what + " after " + TIMEOUT_MS + " ms\n" + output());
             }
             Thread.sleep(20);
         }
     }
 
-    private void awaitOutput(final String text) throws Exception
+    @FunctionalInterface
+    private interface Condition
     {
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
-        while (!Files.readString(dir.resolve("stdout.txt")).contains(text))
-        {
-            if (!process.isAlive())
-            {
-                fail("the controller exited with " + process.exitValue() + "\n" + output());
-            }
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("no \"" + text + "\" after " + TIMEOUT_MS + " ms\n" + output());
-            }
-            Thread.sleep(20);
-        }
+        boolean holds() throws IOException;
     }
 
     private String output() throws IOException
@@ -220,6 +209,12 @@ class ControllerProcessTest
         {
             return files.toList();
         }
+    }
+
+    // Unique per run: the node's directory name in counters_dir.
+    private static String randomNode()
+    {
+        return "ctl-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xFFFFFFFFL);
     }
 
     private static int freePort() throws IOException

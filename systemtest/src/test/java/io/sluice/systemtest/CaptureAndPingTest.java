@@ -5,7 +5,6 @@ import io.sluice.common.counters.CountersFile;
 import io.sluice.forwarder.capture.PcapNgReader;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
-import io.sluice.testkit.NetNs;
 import io.sluice.testkit.SluiceJvm;
 import io.sluice.testkit.tags.NeedsDpdk;
 import io.sluice.testkit.tags.NeedsNetns;
@@ -50,7 +49,7 @@ class CaptureAndPingTest
     @TempDir
     static Path directory;
 
-    private static NetNs net;
+    private static Topology topology;
     private static Namespace peer;
     private static Namespace lb;
     private static Node node;
@@ -58,22 +57,19 @@ class CaptureAndPingTest
     @BeforeAll
     static void start() throws Exception
     {
-        net = NetNs.create("cp");
-        try
+        topology = Topology.start("cp", net ->
         {
             peer = net.namespace("peer");
             lb = net.namespace("lb");
-            net.veth(peer, "p0", lb, "l0");
+            net.afPacketVeth(peer, "p0", lb, "l0");
             peer.addAddress("p0", "10.10.1.1/24");
             lb.exec("ip", "link", "set", "l0", "up");
-            lb.exec("ethtool", "-K", "l0", "tx", "off", "rx", "off");
-            peer.exec("ethtool", "-K", "p0", "tx", "off", "rx", "off");
             final String l0Mac = lb.exec("cat", "/sys/class/net/l0/address").trim();
             final String p0Mac = peer.exec("cat", "/sys/class/net/p0/address").trim();
             peer.exec("ip", "neigh", "replace", "10.10.1.2", "lladdr", l0Mac, "dev", "p0", "nud", "permanent");
             peer.addRoute("10.100.0.0/24", "via", "10.10.1.2", "dev", "p0");
             final String name = Node.uniqueName("cp");
-            node = new Node(name, lb, directory.resolve("lb"), """
+            node = net.stopping(new Node(name, lb, directory.resolve("lb"), """
                 node: {name: %s}
                 forwarder:
                   eal_args: ["--no-pci", "--no-huge", "-m", "256", "--vdev=net_af_packet0,iface=l0"]
@@ -88,31 +84,19 @@ class CaptureAndPingTest
                 vips:
                   - {name: dns1, address: 10.100.0.1, port: 5353, protocol: udp, backends: [{address: 10.10.1.1}]}
                   - {name: dns2, address: 10.100.0.2, port: 5353, protocol: udp, backends: [{address: 10.10.1.1}]}
-                """.formatted(name, directory.resolve("shm"), p0Mac));
+                """.formatted(name, directory.resolve("shm"), p0Mac)), Node::stopProcesses);
             node.startForwarder();
             Eventually.await(Duration.ofSeconds(60), () -> Files.exists(nodeDirectory().resolve("capture.dat")) &&
                 node.logs().contains("running"), "the forwarder running");
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            stop();
-            throw ex;
-        }
+        });
     }
 
     @AfterAll
     static void stop()
     {
-        try
+        if (topology != null)
         {
-            if (node != null)
-            {
-                node.stopProcesses();
-            }
-        }
-        finally
-        {
-            net.close();
+            topology.close(); // also whatever still runs in the namespaces
         }
     }
 

@@ -10,7 +10,6 @@ import io.sluice.common.control.ForwarderServices;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
-import io.sluice.testkit.NetNs;
 import io.sluice.testkit.tags.NeedsDpdk;
 import io.sluice.testkit.tags.NeedsNetns;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -63,7 +62,7 @@ class ChaosDrillsTest
     @TempDir
     static Path directory;
 
-    private static NetNs net;
+    private static Topology topology;
     private static Namespace backends;
     private static Node lb;
     private static final Map<String, Process> BACKEND_SERVERS = new HashMap<>();
@@ -79,10 +78,9 @@ class ChaosDrillsTest
     };
 
     @BeforeAll
-    static void startEverything()
+    static void startEverything() throws Exception
     {
-        net = NetNs.create("cd");
-        try
+        topology = Topology.start("cd", net ->
         {
             final Namespace node = net.namespace("lb");
             backends = net.namespace("be");
@@ -95,33 +93,21 @@ class ChaosDrillsTest
             startBackend("10.1.0.1");
             startBackend("10.1.0.2");
             final String name = Node.uniqueName("cd");
-            lb = new Node(name, node, directory.resolve("lb"), config(name));
+            lb = net.stopping(new Node(name, node, directory.resolve("lb"), config(name)), Node::stopProcesses);
             lb.startForwarder();
             lb.startController();
             Eventually.await(WAIT, () -> lb.http("/status?format=json"), status -> status.contains(
                 "\"synchronized\":true") && status.contains("\"eligible_backends\":2"),
                 "forwarder synchronized and both backends eligible");
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            stopEverything();
-            throw ex;
-        }
+        });
     }
 
     @AfterAll
     static void stopEverything()
     {
-        try
+        if (topology != null)
         {
-            if (lb != null)
-            {
-                lb.stopProcesses();
-            }
-        }
-        finally
-        {
-            net.close();
+            topology.close(); // also whatever still runs in the namespaces
         }
     }
 

@@ -4,7 +4,6 @@ import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
-import io.sluice.testkit.NetNs;
 import io.sluice.testkit.tags.NeedsDpdk;
 import io.sluice.testkit.tags.NeedsNetns;
 import org.agrona.concurrent.status.CountersReader;
@@ -42,7 +41,7 @@ class KernelPortTest
     @TempDir
     static Path directory;
 
-    private static NetNs net;
+    private static Topology topology;
     private static Namespace peer;
     private static Namespace lb;
     private static Node node;
@@ -50,21 +49,18 @@ class KernelPortTest
     @BeforeAll
     static void start() throws Exception
     {
-        net = NetNs.create("kp");
-        try
+        topology = Topology.start("kp", net ->
         {
             peer = net.namespace("peer");
             lb = net.namespace("lb");
-            net.veth(peer, "p0", lb, "l0");
+            net.afPacketVeth(peer, "p0", lb, "l0");
             peer.addAddress("p0", "10.10.1.1/24");
             // The lb end has no address: its kernel ignores what arrives there; DPDK's AF_PACKET socket reads it.
             lb.exec("ip", "link", "set", "l0", "up");
             // Nor does it answer ARP there (it would for any local address): the TAP behind the forwarder must.
             lb.sysctl("net.ipv4.conf.l0.arp_ignore", "8");
-            lb.exec("ethtool", "-K", "l0", "tx", "off", "rx", "off");
-            peer.exec("ethtool", "-K", "p0", "tx", "off", "rx", "off");
             final String name = Node.uniqueName("kp");
-            node = new Node(name, lb, directory.resolve("lb"), """
+            node = net.stopping(new Node(name, lb, directory.resolve("lb"), """
                 node: {name: %s}
                 forwarder:
                   eal_args: ["--no-pci", "--no-huge", "-m", "256", "--vdev=net_af_packet0,iface=l0",
@@ -81,37 +77,22 @@ class KernelPortTest
                   connection_table: {capacity: 4096}
                 vips:
                   - {name: web, address: 10.100.0.1, port: 80, protocol: tcp, backends: [{address: 10.1.0.1}]}
-                """.formatted(name, TAP_MAC, directory.resolve("shm")));
+                """.formatted(name, TAP_MAC, directory.resolve("shm"))), Node::stopProcesses);
             node.startForwarder();
-            Eventually.await(Duration.ofSeconds(60), () -> lb.run("ip", "link", "show", "sltap0").exitCode() == 0,
-                "the forwarder's TAP interface");
-            lb.exec("ip", "addr", "add", "10.10.1.2/24", "dev", "sltap0");
-            lb.exec("ip", "link", "set", "sltap0", "up");
+            Topology.kernelPortUp(lb, "10.10.1.2/24");
             final Path root = Files.createDirectories(directory.resolve("www"));
             Files.writeString(root.resolve("hello.txt"), "hello through the kernel port\n");
             lb.start(directory.resolve("http.log"), "/usr/bin/python3", "-m", "http.server", "8080", "--bind",
                 "10.10.1.2", "--directory", root.toString());
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            stop();
-            throw ex;
-        }
+        });
     }
 
     @AfterAll
     static void stop()
     {
-        try
+        if (topology != null)
         {
-            if (node != null)
-            {
-                node.stopProcesses();
-            }
-        }
-        finally
-        {
-            net.close();
+            topology.close(); // also whatever still runs in the namespaces
         }
     }
 

@@ -5,7 +5,6 @@ import io.sluice.common.counters.CountersFile;
 import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Eventually;
 import io.sluice.testkit.Namespace;
-import io.sluice.testkit.NetNs;
 import io.sluice.testkit.tags.NeedsDaemon;
 import io.sluice.testkit.tags.NeedsDpdk;
 import io.sluice.testkit.tags.NeedsNetns;
@@ -54,7 +53,7 @@ class TwoArmedNodeTest
     @TempDir
     static Path directory;
 
-    private static NetNs net;
+    private static Topology topology;
     private static Namespace client;
     private static Namespace router;
     private static Namespace lb;
@@ -79,22 +78,16 @@ class TwoArmedNodeTest
     @BeforeAll
     static void start() throws Exception
     {
-        net = NetNs.create("ta");
-        try
+        topology = Topology.start("ta", net ->
         {
             client = net.namespace("client");
             router = net.namespace("router");
             lb = net.namespace("lb");
             backend = net.namespace("be");
             net.veth(client, "c0", router, "rc0");
-            net.veth(router, "rf0", lb, "lf0");
-            net.veth(lb, "lb0", backend, "bk0");
+            net.afPacketVeth(router, "rf0", lb, "lf0");
+            net.afPacketVeth(lb, "lb0", backend, "bk0");
             net.veth(router, "rb0", backend, "bk1");
-            // DPDK's AF_PACKET reads and writes frames as the veths hand them over: no offloaded checksums.
-            router.exec("ethtool", "-K", "rf0", "tx", "off", "rx", "off");
-            lb.exec("ethtool", "-K", "lf0", "tx", "off", "rx", "off");
-            lb.exec("ethtool", "-K", "lb0", "tx", "off", "rx", "off");
-            backend.exec("ethtool", "-K", "bk0", "tx", "off", "rx", "off");
             client.addAddress("c0", "10.20.0.2/24");
             client.addRoute("default", "via", "10.20.0.1");
             router.addAddress("rc0", "10.20.0.1/24");
@@ -136,11 +129,11 @@ class TwoArmedNodeTest
                 "--bind", "10.40.0.2", "--no-ipv6");
             backend.start(directory.resolve("http.log"), "/usr/bin/python3", "-m", "http.server", "80", "--bind",
                 "0.0.0.0", "--directory", www.toString());
-            bird = BirdRouter.start(router, directory.resolve("bird"), "10.10.1.1", 65000,
-                List.of(new BirdRouter.Peer("lb", "10.10.1.2", 65001)));
+            bird = net.stopping(BirdRouter.start(router, directory.resolve("bird"), "10.10.1.1", 65000,
+                List.of(new BirdRouter.Peer("lb", "10.10.1.2", 65001))), BirdRouter::stop);
 
             final String name = Node.uniqueName("ta");
-            node = new Node(name, lb, directory.resolve("lb"), """
+            node = net.stopping(new Node(name, lb, directory.resolve("lb"), """
                 node: {name: %s, state_dir: %s}
                 forwarder:
                   eal_args: ["--no-pci", "--no-huge", "-m", "256", "--vdev=net_af_packet0,iface=lf0",
@@ -166,39 +159,20 @@ class TwoArmedNodeTest
                     local_address: 10.10.1.2
                     neighbors: [10.10.1.1]
                 """.formatted(name, directory.resolve("state"), routerMac, backendMac, directory.resolve("shm"),
-                VIP));
+                VIP)), Node::stopProcesses);
             node.startForwarder();
-            Eventually.await(Duration.ofSeconds(60), () -> lb.run("ip", "link", "show", "sltap0").exitCode() == 0,
-                "the forwarder's TAP interface");
-            lb.exec("ip", "addr", "add", "10.10.1.2/24", "dev", "sltap0");
-            lb.exec("ip", "link", "set", "sltap0", "up");
+            Topology.kernelPortUp(lb, "10.10.1.2/24");
             lb.addRoute("default", "via", "10.10.1.1");
             node.startController();
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            stop();
-            throw ex;
-        }
+        });
     }
 
     @AfterAll
     static void stop()
     {
-        try
+        if (topology != null)
         {
-            if (node != null)
-            {
-                node.stopProcesses();
-            }
-            if (bird != null)
-            {
-                bird.stop();
-            }
-        }
-        finally
-        {
-            net.close(); // also ExaBGP, gredecap and the HTTP server
+            topology.close(); // also whatever still runs in the namespaces
         }
     }
 

@@ -21,7 +21,8 @@ import java.util.List;
  * The problem is worded as Sluice's tools have always worded it, so scripts and operators read the same text:
  * {@code --x is given twice}, {@code --x needs a value}, {@code --x is required}, {@code unknown option: --x},
  * {@code unknown command 'x'}, {@code add-vip takes ADDR PORT tcp|udp, got 192.0.2.1 80}. A command reports its
- * own checks (ranges, combinations) by throwing {@link #usageError}.
+ * own checks (ranges, combinations) by throwing {@link #usageError}; {@link #intInRange} is the range check of an
+ * integer option.
  */
 public final class CommandLines
 {
@@ -145,6 +146,28 @@ public final class CommandLines
     public static ParameterException usageError(final CommandSpec spec, final String message)
     {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /**
+     * The range check of an integer option, worded as the tools have always worded it:
+     * {@code --iterations must be an integer in [1, 1000000], got '0'}.
+     *
+     * @param spec  the command's spec ({@code @Spec}).
+     * @param name  the option, as the operator typed it ({@code --iterations}).
+     * @param value the parsed value.
+     * @param min   the least value allowed.
+     * @param max   the greatest value allowed.
+     * @return {@code value}, when it is in range.
+     * @throws ParameterException (a {@link #usageError}) when it is not.
+     */
+    public static int intInRange(final CommandSpec spec, final String name, final int value, final long min,
+        final long max)
+    {
+        if (value < min || value > max)
+        {
+            throw usageError(spec, name + " must be an integer in [" + min + ", " + max + "], got '" + value + "'");
+        }
+        return value;
     }
 
     /**

@@ -421,28 +421,35 @@ final class ForwarderReader
 
     private static IcmpEchoConfig readIcmpEcho(final MapReader forwarder) throws ConfigException
     {
-        final MapReader echo = forwarder.optionalMap("icmp_echo", "mode", "rate", "burst");
-        final String mode = echo.optionalString("mode", "reply");
-        if (!"reply".equals(mode) && !"kernel".equals(mode))
-        {
-            throw echo.error("mode", "expected reply or kernel; got \"" + mode + "\"");
-        }
-        return new IcmpEchoConfig("reply".equals(mode),
-            echo.optionalInt("rate", IcmpEchoConfig.DEFAULT_RATE_PER_SECOND, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND),
-            echo.optionalInt("burst", IcmpEchoConfig.DEFAULT_BURST, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND));
+        final IcmpLimits echo = readIcmpLimits(forwarder, "icmp_echo", "reply", "kernel",
+            IcmpEchoConfig.DEFAULT_RATE_PER_SECOND, IcmpEchoConfig.DEFAULT_BURST);
+        return new IcmpEchoConfig(echo.firstMode(), echo.rate(), echo.burst());
     }
 
     private static IcmpTooBigConfig readIcmpTooBig(final MapReader forwarder) throws ConfigException
     {
-        final MapReader tooBig = forwarder.optionalMap("icmp_too_big", "mode", "rate", "burst");
-        final String mode = tooBig.optionalString("mode", "send");
-        if (!"send".equals(mode) && !"drop".equals(mode))
+        final IcmpLimits tooBig = readIcmpLimits(forwarder, "icmp_too_big", "send", "drop",
+            IcmpTooBigConfig.DEFAULT_RATE_PER_SECOND, IcmpTooBigConfig.DEFAULT_BURST);
+        return new IcmpTooBigConfig(tooBig.firstMode(), tooBig.rate(), tooBig.burst());
+    }
+
+    private record IcmpLimits(boolean firstMode, int rate, int burst)
+    {
+    }
+
+    // icmp_echo and icmp_too_big alike: a mode of two values (the first the default), a rate and a burst.
+    private static IcmpLimits readIcmpLimits(final MapReader forwarder, final String section, final String first,
+        final String second, final int defaultRate, final int defaultBurst) throws ConfigException
+    {
+        final MapReader map = forwarder.optionalMap(section, "mode", "rate", "burst");
+        final String mode = map.optionalString("mode", first);
+        if (!first.equals(mode) && !second.equals(mode))
         {
-            throw tooBig.error("mode", "expected send or drop; got \"" + mode + "\"");
+            throw map.error("mode", "expected " + first + " or " + second + "; got \"" + mode + "\"");
         }
-        return new IcmpTooBigConfig("send".equals(mode),
-            tooBig.optionalInt("rate", IcmpTooBigConfig.DEFAULT_RATE_PER_SECOND, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND),
-            tooBig.optionalInt("burst", IcmpTooBigConfig.DEFAULT_BURST, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND));
+        return new IcmpLimits(first.equals(mode),
+            map.optionalInt("rate", defaultRate, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND),
+            map.optionalInt("burst", defaultBurst, 1, IcmpEchoConfig.MAX_RATE_PER_SECOND));
     }
 
     /**

@@ -47,12 +47,12 @@ class ForwarderCountersCollectorTest
     @Test
     void rendersWorkerCountersPerWorker()
     {
-        writer.set(allocator.workerCounter(CounterType.RX_PACKETS, 0), 10);
-        writer.set(allocator.workerCounter(CounterType.RX_PACKETS, 1), 20);
-        writer.set(allocator.workerCounter(CounterType.RX_BYTES, 0), 1500);
-        writer.set(allocator.workerCounter(CounterType.CONN_ENTRIES, 0), 7);
-        writer.set(allocator.workerCounter(CounterType.HEARTBEAT_MS, 0), NOW_MS - 2_500);
-        writer.set(allocator.workerCounter(CounterType.MAX_DUTY_CYCLE_NS, 0), 1_500_000);
+        setWorker(CounterType.RX_PACKETS, 0, 10);
+        setWorker(CounterType.RX_PACKETS, 1, 20);
+        setWorker(CounterType.RX_BYTES, 0, 1500);
+        setWorker(CounterType.CONN_ENTRIES, 0, 7);
+        setWorker(CounterType.HEARTBEAT_MS, 0, NOW_MS - 2_500);
+        setWorker(CounterType.MAX_DUTY_CYCLE_NS, 0, 1_500_000);
 
         final List<String> lines = lines(text());
 
@@ -64,16 +64,17 @@ class ForwarderCountersCollectorTest
             "# TYPE sluice_worker_rx_packets_total counter",
             "sluice_worker_rx_packets_total{worker=\"0\"} 10.0",
             "sluice_worker_rx_packets_total{worker=\"1\"} 20.0");
-        assertTrue(lines.contains("# TYPE sluice_worker_connection_entries gauge"));
-        assertTrue(lines.contains("sluice_worker_connection_entries{worker=\"0\"} 7.0"));
-        assertTrue(lines.contains("sluice_worker_heartbeat_age_seconds{worker=\"0\"} 2.5"));
-        assertTrue(lines.contains("sluice_worker_max_duty_cycle_seconds{worker=\"0\"} 0.0015"));
+        assertContainsAll(lines,
+            "# TYPE sluice_worker_connection_entries gauge",
+            "sluice_worker_connection_entries{worker=\"0\"} 7.0",
+            "sluice_worker_heartbeat_age_seconds{worker=\"0\"} 2.5",
+            "sluice_worker_max_duty_cycle_seconds{worker=\"0\"} 0.0015");
     }
 
     @Test
     void rendersDutyCycleBucketsAsAHistogramPerWorker()
     {
-        writer.set(allocator.workerCounter(CounterType.DUTY_CYCLE_NS_TOTAL, 0), 1_500_000_000L);
+        setWorker(CounterType.DUTY_CYCLE_NS_TOTAL, 0, 1_500_000_000L);
         for (int bucket = 0; bucket < DutyCycleBuckets.COUNT; bucket++)
         {
             final int id = allocator.reasonCounter(CounterType.DUTY_CYCLE_BUCKET, 0, bucket,
@@ -105,48 +106,48 @@ class ForwarderCountersCollectorTest
 
         final List<String> lines = lines(text());
 
-        assertTrue(lines.contains("sluice_worker_drops_total{reason=\"IPV4_TRUNCATED\",worker=\"0\"} 4.0"));
-        assertTrue(lines.contains("sluice_worker_passes_total{reason=\"NOT_A_VIP\",worker=\"1\"} 9.0"));
+        assertContainsAll(lines,
+            "sluice_worker_drops_total{reason=\"IPV4_TRUNCATED\",worker=\"0\"} 4.0",
+            "sluice_worker_passes_total{reason=\"NOT_A_VIP\",worker=\"1\"} 9.0");
     }
 
     @Test
     void rendersIcmpAndCaptureCountersUnderTheirAlertingNames()
     {
-        writer.set(allocator.workerCounter(CounterType.ICMP_ECHO_REPLIES_V4, 0), 12);
-        writer.set(allocator.workerCounter(CounterType.ICMP_ECHO_REPLIES_V6, 0), 3);
-        writer.set(allocator.workerCounter(CounterType.ICMP_ECHO_REPLIES_V4, 1), 5);
-        writer.set(allocator.workerCounter(CounterType.ICMP_RATE_LIMITED, 1), 7);
-        writer.set(allocator.workerCounter(CounterType.CAPTURE_FRAMES, 0), 100);
-        writer.set(allocator.workerCounter(CounterType.CAPTURE_DROPS, 0), 2);
+        setWorker(CounterType.ICMP_ECHO_REPLIES_V4, 0, 12);
+        setWorker(CounterType.ICMP_ECHO_REPLIES_V6, 0, 3);
+        setWorker(CounterType.ICMP_ECHO_REPLIES_V4, 1, 5);
+        setWorker(CounterType.ICMP_RATE_LIMITED, 1, 7);
+        setWorker(CounterType.CAPTURE_FRAMES, 0, 100);
+        setWorker(CounterType.CAPTURE_DROPS, 0, 2);
 
         final List<String> lines = lines(text());
 
-        assertEquals(1, lines.stream().filter("# TYPE sluice_worker_icmp_generated_total counter"::equals).count(),
-            "one family for both types: " + lines);
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"echo_reply_v4\",worker=\"0\"} 12.0"));
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"echo_reply_v4\",worker=\"1\"} 5.0"));
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"echo_reply_v6\",worker=\"0\"} 3.0"));
-        assertTrue(lines.contains("sluice_worker_icmp_rate_limited_total{worker=\"1\"} 7.0"));
-        assertTrue(lines.contains("sluice_worker_capture_frames_total{worker=\"0\"} 100.0"));
-        assertTrue(lines.contains("sluice_worker_capture_drops_total{worker=\"0\"} 2.0"));
+        assertOneIcmpGeneratedFamily(lines);
+        assertContainsAll(lines,
+            "sluice_worker_icmp_generated_total{type=\"echo_reply_v4\",worker=\"0\"} 12.0",
+            "sluice_worker_icmp_generated_total{type=\"echo_reply_v4\",worker=\"1\"} 5.0",
+            "sluice_worker_icmp_generated_total{type=\"echo_reply_v6\",worker=\"0\"} 3.0",
+            "sluice_worker_icmp_rate_limited_total{worker=\"1\"} 7.0",
+            "sluice_worker_capture_frames_total{worker=\"0\"} 100.0",
+            "sluice_worker_capture_drops_total{worker=\"0\"} 2.0");
     }
 
     @Test
     void rendersTooBigErrorsAsIcmpTypesAndTheirSuppressionOnItsOwn()
     {
-        writer.set(allocator.workerCounter(CounterType.ICMP_ECHO_REPLIES_V4, 0), 1);
-        writer.set(allocator.workerCounter(CounterType.ICMP_TOO_BIG_SENT_V4, 0), 40);
-        writer.set(allocator.workerCounter(CounterType.ICMP_TOO_BIG_SENT_V6, 1), 6);
-        writer.set(allocator.workerCounter(CounterType.ICMP_TOO_BIG_SUPPRESSED, 1), 2);
+        setWorker(CounterType.ICMP_ECHO_REPLIES_V4, 0, 1);
+        setWorker(CounterType.ICMP_TOO_BIG_SENT_V4, 0, 40);
+        setWorker(CounterType.ICMP_TOO_BIG_SENT_V6, 1, 6);
+        setWorker(CounterType.ICMP_TOO_BIG_SUPPRESSED, 1, 2);
 
         final List<String> lines = lines(text());
 
-        assertEquals(1, lines.stream().filter("# TYPE sluice_worker_icmp_generated_total counter"::equals).count(),
-            "one family for every type: " + lines);
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"frag_needed_v4\",worker=\"0\"} 40.0"),
-            lines.toString());
-        assertTrue(lines.contains("sluice_worker_icmp_generated_total{type=\"packet_too_big_v6\",worker=\"1\"} 6.0"));
-        assertTrue(lines.contains("sluice_worker_icmp_too_big_suppressed_total{worker=\"1\"} 2.0"));
+        assertOneIcmpGeneratedFamily(lines);
+        assertContainsAll(lines,
+            "sluice_worker_icmp_generated_total{type=\"frag_needed_v4\",worker=\"0\"} 40.0",
+            "sluice_worker_icmp_generated_total{type=\"packet_too_big_v6\",worker=\"1\"} 6.0",
+            "sluice_worker_icmp_too_big_suppressed_total{worker=\"1\"} 2.0");
     }
 
     @Test
@@ -162,9 +163,10 @@ class ForwarderCountersCollectorTest
 
         final List<String> lines = lines(text());
 
-        assertTrue(lines.contains("sluice_vip_packets_total{vip=\"web\"} 11.0"));
-        assertTrue(lines.contains("sluice_vip_bytes_total{vip=\"dns\"} 640.0"));
-        assertTrue(lines.contains("sluice_backend_packets_total{backend=\"be1\",vip=\"web\"} 7.0"));
+        assertContainsAll(lines,
+            "sluice_vip_packets_total{vip=\"web\"} 11.0",
+            "sluice_vip_bytes_total{vip=\"dns\"} 640.0",
+            "sluice_backend_packets_total{backend=\"be1\",vip=\"web\"} 7.0");
     }
 
     @Test
@@ -178,12 +180,13 @@ class ForwarderCountersCollectorTest
 
         final List<String> lines = lines(text());
 
-        assertTrue(lines.contains("sluice_port_rx_packets_total{port=\"0\"} 100.0"));
-        assertTrue(lines.contains("sluice_port_rx_missed_packets_total{port=\"1\"} 2.0"));
-        assertTrue(lines.contains("sluice_control_commands_applied_total 12.0"));
-        assertTrue(lines.contains("sluice_control_commands_rejected_total 1.0"));
-        assertTrue(lines.contains("# TYPE sluice_forwarding_state_version gauge"));
-        assertTrue(lines.contains("sluice_forwarding_state_version 42.0"));
+        assertContainsAll(lines,
+            "sluice_port_rx_packets_total{port=\"0\"} 100.0",
+            "sluice_port_rx_missed_packets_total{port=\"1\"} 2.0",
+            "sluice_control_commands_applied_total 12.0",
+            "sluice_control_commands_rejected_total 1.0",
+            "# TYPE sluice_forwarding_state_version gauge",
+            "sluice_forwarding_state_version 42.0");
     }
 
     @Test
@@ -191,7 +194,7 @@ class ForwarderCountersCollectorTest
     {
         for (int worker = 0; worker < 3; worker++)
         {
-            writer.set(allocator.workerCounter(CounterType.RX_PACKETS, worker), worker);
+            setWorker(CounterType.RX_PACKETS, worker, worker);
             writer.set(allocator.reasonCounter(CounterType.DROP_REASON, worker, 1, "A"), 1);
             writer.set(allocator.reasonCounter(CounterType.DROP_REASON, worker, 2, "B"), 1);
         }
@@ -251,12 +254,12 @@ class ForwarderCountersCollectorTest
             .gauge("sluice_x", "x", Double.NEGATIVE_INFINITY, "v", "minus")
             .gauge("sluice_x", "x", 0.25, "v", "quarter")
             .gauge("sluice_x", "x", -3, "v", "negative").build()));
-
-        assertTrue(lines.contains("sluice_x{v=\"nan\"} NaN"), lines.toString());
-        assertTrue(lines.contains("sluice_x{v=\"plus\"} +Inf"), lines.toString());
-        assertTrue(lines.contains("sluice_x{v=\"minus\"} -Inf"), lines.toString());
-        assertTrue(lines.contains("sluice_x{v=\"quarter\"} 0.25"), lines.toString());
-        assertTrue(lines.contains("sluice_x{v=\"negative\"} -3.0"), lines.toString());
+        assertContainsAll(lines,
+            "sluice_x{v=\"nan\"} NaN",
+            "sluice_x{v=\"plus\"} +Inf",
+            "sluice_x{v=\"minus\"} -Inf",
+            "sluice_x{v=\"quarter\"} 0.25",
+            "sluice_x{v=\"negative\"} -3.0");
     }
 
     @Test
@@ -284,6 +287,11 @@ class ForwarderCountersCollectorTest
         assertEquals(null, CounterFamilies.shortName(null));
     }
 
+    private void setWorker(final CounterType type, final int worker, final long value)
+    {
+        writer.set(allocator.workerCounter(type, worker), value);
+    }
+
     private String text()
     {
         return MetricsExposition.text(ForwarderCountersCollector.snapshots(file.reader(), NOW_MS));
@@ -298,6 +306,21 @@ class ForwarderCountersCollectorTest
     private static long count(final List<String> lines, final String prefix)
     {
         return lines.stream().filter(line -> line.startsWith(prefix)).count();
+    }
+
+    // Echo replies and too-big errors are types of one family.
+    private static void assertOneIcmpGeneratedFamily(final List<String> lines)
+    {
+        assertEquals(1, lines.stream().filter("# TYPE sluice_worker_icmp_generated_total counter"::equals).count(),
+            "one family for every ICMP type: " + lines);
+    }
+
+    private static void assertContainsAll(final List<String> lines, final String... expected)
+    {
+        for (final String line : expected)
+        {
+            assertTrue(lines.contains(line), "missing: " + line + "\n" + String.join("\n", lines));
+        }
     }
 
     private static void assertContainsInOrder(final List<String> lines, final String... expected)

@@ -8,6 +8,7 @@ import io.sluice.common.config.TransportProtocol;
 import io.sluice.common.config.VipConfig;
 import io.sluice.common.control.ControlCommand.SetBackendWeight;
 import io.sluice.common.control.ForwarderServices;
+import io.sluice.testkit.NodeYaml;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,14 +112,7 @@ class BackendWeightsTest
     {
         final NodeConfig config = NodeConfig.parse("node.yaml", """
             node: {name: lb1, state_dir: %s}
-            forwarder:
-              eal_args: ["--no-huge", "--vdev=net_null0"]
-              ports: [{name: net_null0}]
-              workers: [{core: 0, rx_port: net_null0}]
-              next_hop_mac: "02:00:00:00:00:fe"
-              tunnel_source_v4: 10.0.0.1
-              counters_dir: %s
-            """.formatted(dir.resolve("state"), dir.resolve("shm")), 1);
+            %s""".formatted(dir.resolve("state"), NodeYaml.nullForwarder(dir.resolve("shm"))), 1);
         final BackendWeights before = new BackendWeights(VIPS);
         before.drain("web", "be1");
         OverridesFile.of(config).write(before.overrides());

@@ -7,6 +7,7 @@ import io.sluice.common.config.NodeConfig;
 import io.sluice.common.control.ControlCommand;
 import io.sluice.controller.health.HealthMonitor;
 import io.sluice.controller.operator.BackendWeights;
+import io.sluice.testkit.NodeYaml;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -20,17 +21,13 @@ class ReloadPlanTest
     {
         return NodeConfig.parse("node.yaml", """
             node: {name: lb1}
-            forwarder:
-              eal_args: ["--no-huge", "--vdev=net_null0"]
-              ports: [{name: net_null0}]
-              workers: [{core: 0, rx_port: net_null0}]
-              next_hop_mac: "02:00:00:00:00:fe"
-              tunnel_source_v4: 10.0.0.1
+            %s
             vips:
             %s
             controller:
             %s
-            """.formatted(vips.stripTrailing(), controller.stripTrailing()), 2);
+            """.formatted(NodeYaml.nullForwarder(null).stripTrailing(), vips.stripTrailing(),
+            controller.stripTrailing()), 2);
     }
 
     private static final String WEB = """

@@ -12,7 +12,6 @@ import io.sluice.common.control.VipCommandFlyweight;
 import io.sluice.common.Vip;
 import io.sluice.common.config.IpLiterals;
 import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -28,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -56,6 +56,39 @@ class ControlClientServerTest
     private static Vip vip(final int port)
     {
         return new Vip(IpLiterals.parse("198.51.100.1"), port, Vip.TCP);
+    }
+
+    // A channel whose 4096-byte response buffer a busy client's answers lap: the server, the channel a slow client
+    // opens beside the busy one, and the busy client.
+    private final class Lapping implements AutoCloseable
+    {
+        final ControlChannel owned = ControlChannel.create(file(), 65536, 4096);
+        final ControlChannel opened = ControlChannel.open(file());
+        final ControlServer server = new ControlServer(owned);
+        final ControlClient busy = new ControlClient(opened);
+
+        @Override
+        public void close()
+        {
+            try
+            {
+                opened.close();
+            }
+            finally
+            {
+                owned.close();
+            }
+        }
+    }
+
+    // A busy client: commands 1..count, whose answers fill the response buffer for every client.
+    private static void sendEach(final ControlClient client, final int count,
+        final IntFunction<ControlCommand> command)
+    {
+        for (int i = 1; i <= count; i++)
+        {
+            client.send(command.apply(i));
+        }
     }
 
     @Test
@@ -340,16 +373,12 @@ class ControlClientServerTest
     void getsItsAnswerAfterBeingLappedByOthersAnswers()
     {
         final TestForwarder forwarder = new TestForwarder();
-        try (ControlChannel owned = ControlChannel.create(file(), 65536, 4096);
-            ControlChannel opened = ControlChannel.open(file()))
+        try (Lapping lapping = new Lapping())
         {
-            final ControlServer server = new ControlServer(owned);
-            final ControlClient slow = new ControlClient(opened);
-            final ControlClient busy = new ControlClient(opened);
-            for (int i = 1; i <= 400; i++)
-            {
-                busy.send(new ControlCommand.AddVip(vip(i), null));
-            }
+            final ControlServer server = lapping.server;
+            final ControlClient slow = new ControlClient(lapping.opened);
+            final ControlClient busy = lapping.busy;
+            sendEach(busy, 400, i -> new ControlCommand.AddVip(vip(i), null));
             final long mine = slow.send(new ControlCommand.AddVip(WEB, null));
             assertEquals(401, server.poll(forwarder, 1000)); // 401 ACKs of 16 bytes: more than the 4096 buffer
 
@@ -362,17 +391,13 @@ class ControlClientServerTest
     void saysAnAnswerMayBeLostWhenLappedAfterIt()
     {
         final TestForwarder forwarder = new TestForwarder();
-        try (ControlChannel owned = ControlChannel.create(file(), 65536, 4096);
-            ControlChannel opened = ControlChannel.open(file()))
+        try (Lapping lapping = new Lapping())
         {
-            final ControlServer server = new ControlServer(owned);
-            final ControlClient slow = new ControlClient(opened);
-            final ControlClient busy = new ControlClient(opened);
+            final ControlServer server = lapping.server;
+            final ControlClient slow = new ControlClient(lapping.opened);
+            final ControlClient busy = lapping.busy;
             final long mine = slow.send(new ControlCommand.AddVip(WEB, null));
-            for (int i = 1; i <= 400; i++)
-            {
-                busy.send(new ControlCommand.AddVip(vip(i), null));
-            }
+            sendEach(busy, 400, i -> new ControlCommand.AddVip(vip(i), null));
             server.poll(forwarder, 1000);
 
             final ControlResponse response = slow.await(mine, Duration.ofMillis(100));
@@ -390,20 +415,17 @@ class ControlClientServerTest
         final TestForwarder forwarder = new TestForwarder();
         forwarder.vips.put(WEB, new TestForwarder.VipEntry("web"));
         forwarder.vips.put(DNS, new TestForwarder.VipEntry("dns"));
-        try (ControlChannel owned = ControlChannel.create(file(), 65536, 4096);
-            ControlChannel opened = ControlChannel.open(file()))
+        try (Lapping lapping = new Lapping())
         {
-            final ControlServer server = new ControlServer(owned);
+            final ControlServer server = lapping.server;
             final GateIdleStrategy gate = new GateIdleStrategy();
-            final ControlClient slow = new ControlClient(opened, Duration.ofSeconds(1), gate);
-            final ControlClient busy = new ControlClient(opened);
+            final ControlClient slow = new ControlClient(lapping.opened, Duration.ofSeconds(1), gate);
+            final ControlClient busy = lapping.busy;
             final CompletableFuture<ForwarderServices> state = CompletableFuture.supplyAsync(
                 () -> slow.getState(TIMEOUT), runnable -> new Thread(runnable, "slow-client").start());
             gate.awaitEntered(); // GET_STATE sent, and the slow client stopped reading
-            for (int i = 1; i <= 100; i++)
-            {
-                busy.send(new ControlCommand.RemoveVip(vip(i))); // 100 refusals of 48 bytes lap the slow client
-            }
+            // 100 refusals of 48 bytes lap the slow client.
+            sendEach(busy, 100, i -> new ControlCommand.RemoveVip(vip(i)));
             assertEquals(101, server.poll(forwarder, 1000));
             gate.open();
             final BackoffIdleStrategy idle = new BackoffIdleStrategy();
@@ -530,7 +552,7 @@ class ControlClientServerTest
     }
 
     /** A clock that only the idle strategy moves on: a wait costs no wall time and always polls as often. */
-    private static final class FakeTime implements NanoClock, IdleStrategy
+    private static final class FakeTime extends IdleOnNoWork implements NanoClock
     {
         private final long stepNs;
         private long nowNs;
@@ -548,24 +570,10 @@ class ControlClientServerTest
         }
 
         @Override
-        public void idle(final int workCount)
-        {
-            if (workCount <= 0)
-            {
-                idle();
-            }
-        }
-
-        @Override
         public void idle()
         {
             idles++;
             nowNs += stepNs;
-        }
-
-        @Override
-        public void reset()
-        {
         }
     }
 }

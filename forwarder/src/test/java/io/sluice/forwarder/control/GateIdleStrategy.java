@@ -1,7 +1,5 @@
 package io.sluice.forwarder.control;
 
-import org.agrona.concurrent.IdleStrategy;
-
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -9,19 +7,10 @@ import java.util.concurrent.TimeUnit;
  * An idle strategy that holds its thread at the first idle until the test opens the gate: a client that is
  * "descheduled" exactly while others' answers lap it.
  */
-final class GateIdleStrategy implements IdleStrategy
+final class GateIdleStrategy extends IdleOnNoWork
 {
     private final CountDownLatch entered = new CountDownLatch(1);
     private final CountDownLatch open = new CountDownLatch(1);
-
-    @Override
-    public void idle(final int workCount)
-    {
-        if (workCount <= 0)
-        {
-            idle();
-        }
-    }
 
     @Override
     public void idle()
@@ -39,11 +28,6 @@ final class GateIdleStrategy implements IdleStrategy
             Thread.currentThread().interrupt();
         }
         Thread.onSpinWait();
-    }
-
-    @Override
-    public void reset()
-    {
     }
 
     void awaitEntered() throws InterruptedException

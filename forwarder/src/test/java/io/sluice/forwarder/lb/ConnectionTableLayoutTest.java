@@ -6,6 +6,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import static io.sluice.forwarder.lb.ConnectionTableFixture.TCP_TIMEOUT;
+import static io.sluice.forwarder.lb.ConnectionTableFixture.newTable;
+import static io.sluice.forwarder.lb.ConnectionTableFixture.tcp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,28 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConnectionTableLayoutTest
 {
-    private static final long TCP_TIMEOUT = 300;
-    private static final long UDP_TIMEOUT = 60;
-    private static final long OTHER_TIMEOUT = 30;
-
-    private final ConnectionTable table = new ConnectionTable(64, TCP_TIMEOUT, UDP_TIMEOUT, OTHER_TIMEOUT);
+    private final ConnectionTableFixture fixture = new ConnectionTableFixture(64);
+    private final ConnectionTable table = fixture.table;
 
     private static FlowKey v6(final long source0, final long source1, final int port, final int protocol)
     {
         return new FlowKey().ipv6(source0, source1, 0x20010DB8L, 1, port, protocol);
-    }
-
-    private static FlowKey v4(final int client, final int port)
-    {
-        return new FlowKey().ipv4(client, 0x0100_000A, port, 6);
-    }
-
-    private int insert(final FlowKey key, final long hash, final int backend, final long now)
-    {
-        final int found = table.find(key, hash, now);
-        assertTrue(found < 0, "expected a miss");
-        table.insert(-1 - found, key, backend, 1, now);
-        return -1 - found;
     }
 
     @Test
@@ -56,7 +43,7 @@ class ConnectionTableLayoutTest
         final long a = 0x1234_5678_9ABC_DEF0L;
         final FlowKey first = v6(a, 0, 443, 6);
         final FlowKey second = v6(0, Long.rotateRight(a, 16), 443, 6);
-        insert(first, 7, 1, 1);
+        fixture.insert(first, 7, 1, 1);
         final int found = table.find(second, 7, 1);
         assertTrue(found < 0, "a different IPv6 flow with the same first-array words misses");
         table.insert(-1 - found, second, 2, 1, 1);
@@ -69,7 +56,7 @@ class ConnectionTableLayoutTest
     void ipv6KeysDifferingInAnyWordAreTold()
     {
         final FlowKey base = new FlowKey().ipv6(1, 2, 3, 4, 0x0050_1F90, 6);
-        insert(base, 3, 9, 1);
+        fixture.insert(base, 3, 9, 1);
         final FlowKey[] others = {
             new FlowKey().ipv6(5, 2, 3, 4, 0x0050_1F90, 6),
             new FlowKey().ipv6(1, 5, 3, 4, 0x0050_1F90, 6),
@@ -93,8 +80,8 @@ class ConnectionTableLayoutTest
         final FlowKey[] keys = new FlowKey[ConnectionTable.BUCKET_SIZE];
         for (int i = 0; i < keys.length; i++)
         {
-            keys[i] = i % 2 == 0 ? v4(i, 80) : v6(i, i, 80, 6);
-            final int index = insert(keys[i], hash, 10 + i, 100);
+            keys[i] = i % 2 == 0 ? tcp(i, 80) : v6(i, i, 80, 6);
+            final int index = fixture.insert(keys[i], hash, 10 + i, 100);
             assertEquals((60 + i) & 63, index);
             table.touch(index, 100 + (i == 3 ? 0 : 10 + i));
         }
@@ -112,7 +99,7 @@ class ConnectionTableLayoutTest
         assertTrue(table.find(keys[3], hash, 150) < 0, "the evicted IPv6 flow is gone");
         assertEquals(77, table.backend(table.find(newcomer, hash, 150)));
 
-        final FlowKey v4newcomer = v4(1234, 80);
+        final FlowKey v4newcomer = tcp(1234, 80);
         final int v4found = table.find(v4newcomer, hash, 151);
         assertTrue(v4found < 0);
         table.insert(-1 - v4found, v4newcomer, 78, 1, 151);
@@ -124,8 +111,8 @@ class ConnectionTableLayoutTest
     void ipv4OverAnIpv6EntryLeavesNoIpv6Match()
     {
         final FlowKey six = v6(5, 6, 80, 6);
-        final int index = insert(six, 0, 1, 0);
-        final FlowKey four = v4(5, 80);
+        final int index = fixture.insert(six, 0, 1, 0);
+        final FlowKey four = tcp(5, 80);
         final int found = table.find(four, 0, TCP_TIMEOUT + 1);
         assertEquals(index, -1 - found, "the expired IPv6 entry is reused");
         table.insert(-1 - found, four, 2, 1, TCP_TIMEOUT + 1);
@@ -140,21 +127,14 @@ class ConnectionTableLayoutTest
         final FlowKey tcp = v6(1, 1, 80, 6);
         final FlowKey udp = v6(2, 2, 53, 17);
         final FlowKey other = v6(3, 3, 0, 58);
-        insert(tcp, 1, 1, 0);
-        insert(udp, 1, 2, 0);
-        insert(other, 1, 3, 0);
-        assertTrue(table.find(udp, 1, UDP_TIMEOUT) >= 0, "still live at exactly the timeout");
-        assertTrue(table.find(udp, 1, UDP_TIMEOUT + 1) < 0, "udp expired");
-        assertTrue(table.find(other, 1, OTHER_TIMEOUT + 1) < 0, "other protocol expired");
-        assertTrue(table.find(tcp, 1, UDP_TIMEOUT + 1) >= 0, "tcp lives longer");
-        assertTrue(table.find(tcp, 1, TCP_TIMEOUT + 1) < 0, "tcp expired");
+        fixture.assertExpiresPerProtocol(tcp, udp, other);
         assertFalse(table.lastMissEvicts());
     }
 
     @Test
     void ipv6EntryAtTheLastIndexKeepsItsWords()
     {
-        final ConnectionTable small = new ConnectionTable(8, TCP_TIMEOUT, UDP_TIMEOUT, OTHER_TIMEOUT);
+        final ConnectionTable small = newTable(8);
         final FlowKey last = v6(-1L, -1L, 0xFFFF_FFFF, 17);
         final int index = -1 - small.find(last, 7, 1);
         assertEquals(7, index);
@@ -184,7 +164,7 @@ class ConnectionTableLayoutTest
         for (int i = 0; i < pool.length; i++)
         {
             pool[i] = random.nextBoolean() ?
-                v4(random.nextInt(4), 80 + random.nextInt(3)) :
+                tcp(random.nextInt(4), 80 + random.nextInt(3)) :
                 v6(random.nextInt(4), random.nextInt(4), 80 + random.nextInt(3), random.nextBoolean() ? 6 : 17);
             // A function of the key, as a flow hash is (the pool may hold a flow twice); few values, so windows
             // overlap and fill.

@@ -2,6 +2,9 @@ package io.sluice.forwarder.lb;
 
 import org.junit.jupiter.api.Test;
 
+import static io.sluice.forwarder.lb.ConnectionTableFixture.TCP_TIMEOUT;
+import static io.sluice.forwarder.lb.ConnectionTableFixture.newTable;
+import static io.sluice.forwarder.lb.ConnectionTableFixture.tcp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,30 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConnectionTableTest
 {
-    private static final long TCP_TIMEOUT = 300;
-    private static final long UDP_TIMEOUT = 60;
-    private static final long OTHER_TIMEOUT = 30;
-
-    private final ConnectionTable table = new ConnectionTable(64, TCP_TIMEOUT, UDP_TIMEOUT, OTHER_TIMEOUT);
-
-    private static FlowKey tcp(final int client, final int port)
-    {
-        return new FlowKey().ipv4(client, 0x0100_000A, port, 6);
-    }
-
-    private int insert(final FlowKey key, final long hash, final int backend, final long now)
-    {
-        final int found = table.find(key, hash, now);
-        assertTrue(found < 0, "expected a miss");
-        table.insert(-1 - found, key, backend, 1, now);
-        return -1 - found;
-    }
+    private final ConnectionTableFixture fixture = new ConnectionTableFixture(64);
+    private final ConnectionTable table = fixture.table;
 
     @Test
     void findsWhatWasInserted()
     {
         final FlowKey key = tcp(1, 0x5000_1234);
-        final int index = insert(key, 99, 7, 10);
+        final int index = fixture.insert(key, 99, 7, 10);
         final int found = table.find(key, 99, 11);
         assertEquals(index, found);
         assertEquals(7, table.backend(found));
@@ -46,7 +33,7 @@ class ConnectionTableTest
         final long sameHash = 12345;
         for (int i = 0; i < ConnectionTable.BUCKET_SIZE; i++)
         {
-            insert(tcp(i, 1000), sameHash, 100 + i, 1);
+            fixture.insert(tcp(i, 1000), sameHash, 100 + i, 1);
         }
         for (int i = 0; i < ConnectionTable.BUCKET_SIZE; i++)
         {
@@ -62,7 +49,7 @@ class ConnectionTableTest
     {
         final FlowKey v4 = new FlowKey().ipv4(0, 0, 0, 6);
         final FlowKey v6 = new FlowKey().ipv6(0, 0, 0, 0, 0, 6);
-        insert(v4, 5, 1, 1);
+        fixture.insert(v4, 5, 1, 1);
         assertTrue(table.find(v6, 5, 1) < 0);
     }
 
@@ -72,22 +59,14 @@ class ConnectionTableTest
         final FlowKey tcp = tcp(1, 80);
         final FlowKey udp = new FlowKey().ipv4(2, 0x0100_000A, 53, 17);
         final FlowKey fragment = new FlowKey().ipv4(3, 0x0100_000A, 0, 6 + 100);
-        insert(tcp, 1, 1, 0);
-        insert(udp, 1, 2, 0);
-        insert(fragment, 1, 3, 0);
-
-        assertTrue(table.find(udp, 1, UDP_TIMEOUT) >= 0, "still live at exactly the timeout");
-        assertTrue(table.find(udp, 1, UDP_TIMEOUT + 1) < 0, "udp expired");
-        assertTrue(table.find(fragment, 1, OTHER_TIMEOUT + 1) < 0, "other protocol expired");
-        assertTrue(table.find(tcp, 1, UDP_TIMEOUT + 1) >= 0, "tcp lives longer");
-        assertTrue(table.find(tcp, 1, TCP_TIMEOUT + 1) < 0, "tcp expired");
+        fixture.assertExpiresPerProtocol(tcp, udp, fragment);
     }
 
     @Test
     void touchingKeepsAnEntryAlive()
     {
         final FlowKey key = tcp(1, 80);
-        final int index = insert(key, 1, 1, 0);
+        final int index = fixture.insert(key, 1, 1, 0);
         table.touch(index, 200);
         assertTrue(table.find(key, 1, 200 + TCP_TIMEOUT) >= 0);
     }
@@ -97,7 +76,7 @@ class ConnectionTableTest
     {
         for (int i = 0; i < ConnectionTable.BUCKET_SIZE; i++)
         {
-            final int index = insert(tcp(i, 1), 0, i, 0);
+            final int index = fixture.insert(tcp(i, 1), 0, i, 0);
             if (i != 3)
             {
                 table.touch(index, 1000);
@@ -118,7 +97,7 @@ class ConnectionTableTest
     {
         for (int i = 0; i < ConnectionTable.BUCKET_SIZE; i++)
         {
-            final int index = insert(tcp(i, 1), 0, i, 100);
+            final int index = fixture.insert(tcp(i, 1), 0, i, 100);
             table.touch(index, 100 + (i == 5 ? 0 : 10 + i));
         }
         final int found = table.find(tcp(77, 1), 0, 150);
@@ -153,7 +132,7 @@ class ConnectionTableTest
     void rebindChangesBackendAndGeneration()
     {
         final FlowKey key = tcp(1, 80);
-        final int index = insert(key, 1, 1, 0);
+        final int index = fixture.insert(key, 1, 1, 0);
         table.rebind(index, 9, 4, 10);
         final int found = table.find(key, 1, 10 + TCP_TIMEOUT);
         assertEquals(9, table.backend(found));
@@ -174,7 +153,7 @@ class ConnectionTableTest
     void holdsATableOfTwoGibibytes()
     {
         final int capacity = 1 << 25;
-        final ConnectionTable large = new ConnectionTable(capacity, TCP_TIMEOUT, UDP_TIMEOUT, OTHER_TIMEOUT);
+        final ConnectionTable large = newTable(capacity);
         assertEquals(capacity, large.capacity());
         final FlowKey last = tcp(7, 443);
         final long hash = capacity - 1; // the last entry: its address lies 2 GiB - 64 bytes past the first

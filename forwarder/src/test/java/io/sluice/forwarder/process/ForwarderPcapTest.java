@@ -61,9 +61,7 @@ class ForwarderPcapTest
         final CounterValues values = forwarder.values();
         final long stopMs = forwarder.stop();
 
-        ReferenceComparison.assertOutputMatches("forwardsPcapFramesByteForByte", out, input, reference);
-        ReferenceComparison.assertCountersMatch("forwardsPcapFramesByteForByte", values, ALL_WORKERS, reference,
-            spec);
+        ReferenceComparison.assertRunMatches("forwardsPcapFramesByteForByte", out, input, reference, values, spec);
         assertOuterFragmentsReassemble(PcapReader.read(out), input, reference.counters().outerFragmented());
         assertEquals(input.size(), values.sum(CounterType.PORT_RX_PACKETS), "port rx packets");
         assertEquals(reference.output().size(), values.sum(CounterType.PORT_TX_PACKETS), "port tx packets");
@@ -95,10 +93,8 @@ class ForwarderPcapTest
         final CounterValues values = forwarder.values();
         forwarder.stop();
 
-        ReferenceComparison.assertOutputMatches("passesEchoRequestsToVipsWhenIcmpEchoModeIsKernel", out, input,
-            reference);
-        ReferenceComparison.assertCountersMatch("passesEchoRequestsToVipsWhenIcmpEchoModeIsKernel", values,
-            ALL_WORKERS, reference, spec);
+        ReferenceComparison.assertRunMatches("passesEchoRequestsToVipsWhenIcmpEchoModeIsKernel", out, input,
+            reference, values, spec);
         assertEquals(0, values.sum(CounterType.ICMP_ECHO_REPLIES_V4) + values.sum(CounterType.ICMP_ECHO_REPLIES_V6));
     }
 

@@ -63,6 +63,17 @@ final class ReferenceComparison
         }
     }
 
+    /**
+     * A single-port run checked whole: {@link #assertOutputMatches} on its pcap, then
+     * {@link #assertCountersMatch} on all workers' counters summed.
+     */
+    static void assertRunMatches(final String name, final Path outPcap, final List<byte[]> input,
+        final ReferenceWorker reference, final CounterValues values, final NodeSpec spec) throws IOException
+    {
+        assertOutputMatches(name, outPcap, input, reference);
+        assertCountersMatch(name, values, CounterValues.ALL_WORKERS, reference, spec);
+    }
+
     private static Path saveFailure(final String name, final List<byte[]> input,
         final List<ReferenceWorker.Output> expected, final List<byte[]> actual) throws IOException
     {

@@ -100,11 +100,11 @@ public final class MaglevTool implements Callable<Integer>
     public Integer call()
     {
         final Settings settings = new Settings(
-            IntRange.check(spec, "--backends", backends, 1, BenchmarkBackends.MAX_BACKENDS),
-            IntRange.check(spec, "--table-size", tableSize, 3, Integer.MAX_VALUE),
+            CommandLines.intInRange(spec, "--backends", backends, 1, BenchmarkBackends.MAX_BACKENDS),
+            CommandLines.intInRange(spec, "--table-size", tableSize, 3, Integer.MAX_VALUE),
             seed,
-            IntRange.check(spec, "--iterations", iterations, 1, 1_000_000),
-            IntRange.check(spec, "--warmup", warmup, 0, 1_000_000),
+            CommandLines.intInRange(spec, "--iterations", iterations, 1, 1_000_000),
+            CommandLines.intInRange(spec, "--warmup", warmup, 0, 1_000_000),
             json);
         final String tableProblem = MaglevTableBuilder.checkTableSize(settings.tableSize());
         if (tableProblem != null)

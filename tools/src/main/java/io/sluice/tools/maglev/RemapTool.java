@@ -126,11 +126,11 @@ public final class RemapTool implements Callable<Integer>
     private Settings settings()
     {
         final Settings settings = new Settings(
-            IntRange.check(spec, "--backends", backends, 1, BenchmarkBackends.MAX_BACKENDS),
-            IntRange.check(spec, "--remove", remove, 0, Integer.MAX_VALUE),
-            IntRange.check(spec, "--flows", flows, 1, MAX_FLOWS),
-            IntRange.check(spec, "--table-size", tableSize, 3, Integer.MAX_VALUE),
-            IntRange.check(spec, "--vnodes", vnodes, 1, 10_000),
+            CommandLines.intInRange(spec, "--backends", backends, 1, BenchmarkBackends.MAX_BACKENDS),
+            CommandLines.intInRange(spec, "--remove", remove, 0, Integer.MAX_VALUE),
+            CommandLines.intInRange(spec, "--flows", flows, 1, MAX_FLOWS),
+            CommandLines.intInRange(spec, "--table-size", tableSize, 3, Integer.MAX_VALUE),
+            CommandLines.intInRange(spec, "--vnodes", vnodes, 1, 10_000),
             seed, flowSeed, json);
         checkCombination(settings.backends(), settings.remove(), settings.tableSize(), settings.vnodes());
         return settings;

@@ -2,10 +2,9 @@ package io.sluice.tools.check;
 
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
-import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.NumaLayout;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,57 +22,36 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class NumaLayoutTest
 {
-    private static final String CONFIG = """
-        node:
-          name: lb1
-        forwarder:
-          eal_args: ["-a", "0000:3b:00.0", "-a", "0000:af:00.0"]
-          ports:
-            - name: 0000:3b:00.0
-            - name: 0000:af:00.0
-          workers:
-            - core: 1
-              rx_port: 0000:3b:00.0
-            - core: 2
-              rx_port: 0000:3b:00.0
-              tx_port: 0000:af:00.0
-            - core: 3
-              rx_port: 0000:af:00.0
-          next_hop_mac: "02:00:00:00:00:fe"
-          tunnel_source_v4: 10.0.0.1
-        vips: []
-        """;
+    private static final String CONFIG = TwoSocketSysfs.config("""
+          - core: 1
+            rx_port: 0000:3b:00.0
+          - core: 2
+            rx_port: 0000:3b:00.0
+            tx_port: 0000:af:00.0
+          - core: 3
+            rx_port: 0000:af:00.0
+          """);
 
-    @TempDir
-    Path sys;
-
-    private void write(final String path, final String text) throws IOException
-    {
-        final Path file = sys.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, text + "\n");
-    }
+    @RegisterExtension
+    final TwoSocketSysfs sysfs = new TwoSocketSysfs();
 
     // Two sockets: cores 0-1 on node 0 with NIC 3b:00.0, cores 2-3 on node 1 with NIC af:00.0.
     private void twoSockets() throws IOException
     {
-        write("devices/system/node/node0/cpulist", "0-1");
-        write("devices/system/node/node1/cpulist", "2-3");
-        write("devices/system/node/possible", "0-1");
-        write("bus/pci/devices/0000:3b:00.0/numa_node", "0");
-        write("bus/pci/devices/0000:af:00.0/numa_node", "1");
+        sysfs.twoSockets("0-1", "2-3");
+        sysfs.write("devices/system/node/possible", "0-1");
     }
 
     private static ForwarderConfig forwarder() throws ConfigException
     {
-        return NodeConfig.parse("node.yaml", CONFIG, 4).forwarder();
+        return TwoSocketSysfs.forwarder(CONFIG, 4);
     }
 
     @Test
     void readsNodesOfCpusAndPciPorts() throws IOException
     {
         twoSockets();
-        final NumaLayout numa = NumaLayout.read(sys);
+        final NumaLayout numa = NumaLayout.read(sysfs.root());
         assertEquals(2, numa.nodeCount());
         assertEquals(0, numa.nodeOfCpu(1));
         assertEquals(1, numa.nodeOfCpu(2));
@@ -88,7 +66,7 @@ class NumaLayoutTest
     void warnsOfEachWorkerOnAnotherNodeThanAPortItUses() throws Exception
     {
         twoSockets();
-        final List<String> warnings = NumaLayout.read(sys).remoteWorkers(forwarder());
+        final List<String> warnings = NumaLayout.read(sysfs.root()).remoteWorkers(forwarder());
         assertEquals(List.of(
             "forwarder.workers[1].core: core 2 is on NUMA node 1 but port 0000:3b:00.0 is on node 0 (CPUs 0-1): " +
                 "every packet crosses the interconnect; pick a core of node 0"), warnings);
@@ -98,15 +76,15 @@ class NumaLayoutTest
     void aPortOfUnknownNodeAndAOneNodeMachineWarnNothing() throws Exception
     {
         twoSockets();
-        write("bus/pci/devices/0000:3b:00.0/numa_node", "-1");
-        assertEquals(List.of(), NumaLayout.read(sys).remoteWorkers(forwarder()));
+        sysfs.write("bus/pci/devices/0000:3b:00.0/numa_node", "-1");
+        assertEquals(List.of(), NumaLayout.read(sysfs.root()).remoteWorkers(forwarder()));
 
-        final Path one = sys.resolve("one");
+        final Path one = sysfs.root().resolve("one");
         Files.createDirectories(one.resolve("devices/system/node/node0"));
         Files.writeString(one.resolve("devices/system/node/node0/cpulist"), "0-3\n");
         assertEquals(1, NumaLayout.read(one).nodeCount());
         assertEquals(List.of(), NumaLayout.read(one).remoteWorkers(forwarder()));
-        assertEquals(0, NumaLayout.read(sys.resolve("none")).nodeCount());
+        assertEquals(0, NumaLayout.read(sysfs.root().resolve("none")).nodeCount());
     }
 
     @Test
@@ -116,7 +94,7 @@ class NumaLayoutTest
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8))
         {
-            ConfigCheck.printNuma(forwarder(), NumaLayout.read(sys), out);
+            ConfigCheck.printNuma(forwarder(), NumaLayout.read(sysfs.root()), out);
         }
         final String text = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(text.startsWith("  numa: 2 node(s)\n"), text);

@@ -1,21 +1,18 @@
 package io.sluice.tools.check;
 
-import io.sluice.common.config.NodeConfig;
 import io.sluice.common.config.NumaLayout;
 import io.sluice.common.config.ConfigException;
 import io.sluice.common.config.ForwarderConfig;
 import io.sluice.common.config.WorkerCpuLayout;
 import net.openhft.affinity.impl.VanillaCpuLayout;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,29 +32,18 @@ class WorkerCpuLayoutTest
     // This machine's kind: one socket, two cores, no hyperthreads.
     private static final String TWO_CORES = cpuinfo(new int[][] {{0, 0}, {0, 1}});
 
-    private static final String CONFIG = """
-        node:
-          name: lb1
-        forwarder:
-          eal_args: ["-a", "0000:3b:00.0", "-a", "0000:af:00.0"]
-          ports:
-            - name: 0000:3b:00.0
-            - name: 0000:af:00.0
-          workers:
-            - core: 1
-              rx_port: 0000:3b:00.0
-            - core: 5
-              rx_port: 0000:3b:00.0
-            - core: 2
-              rx_port: 0000:af:00.0
-              tx_port: 0000:3b:00.0
-          next_hop_mac: "02:00:00:00:00:fe"
-          tunnel_source_v4: 10.0.0.1
-        vips: []
-        """;
+    private static final String CONFIG = TwoSocketSysfs.config("""
+          - core: 1
+            rx_port: 0000:3b:00.0
+          - core: 5
+            rx_port: 0000:3b:00.0
+          - core: 2
+            rx_port: 0000:af:00.0
+            tx_port: 0000:3b:00.0
+          """);
 
-    @TempDir
-    Path sys;
+    @RegisterExtension
+    final TwoSocketSysfs sysfs = new TwoSocketSysfs();
 
     private static String cpuinfo(final int[][] socketAndCore)
     {
@@ -81,14 +67,7 @@ class WorkerCpuLayoutTest
 
     private static ForwarderConfig forwarder(final String config) throws ConfigException
     {
-        return NodeConfig.parse("node.yaml", config, 8).forwarder();
-    }
-
-    private void write(final String path, final String text) throws IOException
-    {
-        final Path file = sys.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, text + "\n");
+        return TwoSocketSysfs.forwarder(config, 8);
     }
 
     @Test
@@ -149,11 +128,8 @@ class WorkerCpuLayoutTest
     @Test
     void theRemotePortWarningNamesTheCoresSocket() throws Exception
     {
-        write("devices/system/node/node0/cpulist", "0-1,4-5");
-        write("devices/system/node/node1/cpulist", "2-3,6-7");
-        write("bus/pci/devices/0000:3b:00.0/numa_node", "0");
-        write("bus/pci/devices/0000:af:00.0/numa_node", "1");
-        final NumaLayout numa = NumaLayout.read(sys);
+        sysfs.twoSockets("0-1,4-5", "2-3,6-7");
+        final NumaLayout numa = NumaLayout.read(sysfs.root());
 
         assertEquals(List.of("forwarder.workers[2].core: core 2 (socket 1) is on NUMA node 1 but port 0000:3b:00.0 " +
             "is on node 0 (CPUs 0-1,4-5): every packet crosses the interconnect; pick a core of node 0"),
@@ -163,14 +139,12 @@ class WorkerCpuLayoutTest
     @Test
     void checkConfigPrintsTheLayoutAndBothWarnings() throws Exception
     {
-        write("devices/system/node/node0/cpulist", "0-1,4-5");
-        write("devices/system/node/node1/cpulist", "2-3,6-7");
-        write("bus/pci/devices/0000:3b:00.0/numa_node", "0");
-        write("bus/pci/devices/0000:af:00.0/numa_node", "1");
+        sysfs.twoSockets("0-1,4-5", "2-3,6-7");
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8))
         {
-            ConfigCheck.printNuma(forwarder(CONFIG), NumaLayout.read(sys), layout(TWO_SOCKETS_HYPERTHREADED), out);
+            ConfigCheck.printNuma(forwarder(CONFIG), NumaLayout.read(sysfs.root()), layout(TWO_SOCKETS_HYPERTHREADED),
+                out);
         }
         final String text = bytes.toString(StandardCharsets.UTF_8);
 

@@ -4,6 +4,7 @@ import io.sluice.common.control.ControlChannel;
 import io.sluice.forwarder.control.ServerThread;
 import io.sluice.forwarder.control.TestForwarder;
 import io.sluice.forwarder.control.ControlServer;
+import io.sluice.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,11 +16,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -87,18 +90,26 @@ class ControlToolTest
             // the ring.
             final ByteArrayOutputStream out = new ByteArrayOutputStream();
             final ByteArrayOutputStream err = new ByteArrayOutputStream();
+            final AtomicReference<Thread> burstThread = new AtomicReference<>();
             final CompletableFuture<Integer> burst = CompletableFuture.supplyAsync(() -> ControlTool.run(
                 new String[] {"--file", file().toString(), "burst", "192.0.2.1", "80", "tcp", "10.1.0.1", "7",
                     "--start-file", start.toString(), "--timeout", "10s"},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
-                    StandardCharsets.UTF_8)));
+                    StandardCharsets.UTF_8)), runnable ->
+                {
+                    final Thread thread = new Thread(runnable, "burst");
+                    burstThread.set(thread);
+                    thread.start();
+                });
             final String waiting = "waiting for " + start + "\n";
             final long ready = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!out.toString(StandardCharsets.UTF_8).equals(waiting) && System.nanoTime() < ready)
             {
                 Thread.sleep(5);
             }
-            Thread.sleep(200);
+            // Not a pause and hope: the burst has looked for the file, not found it, and waits for it to appear.
+            Eventually.await(Duration.ofSeconds(10), () -> waitsForTheStartFile(burstThread.get()),
+                "the burst waiting for " + start);
             assertEquals(waiting, out.toString(StandardCharsets.UTF_8), "nothing written before the start file");
             Files.createFile(start);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -303,5 +314,22 @@ class ControlToolTest
             ControlTool.USAGE + "\n", run("--node", "../x", "state").err());
         assertEquals("control: --file cannot be combined with --node or --dir\n" + ControlTool.USAGE + "\n",
             run("--file", "x", "--node", "a", "state").err());
+    }
+
+    // The thread is inside ControlTool's wait for --start-file, between two looks at the file.
+    private static boolean waitsForTheStartFile(final Thread thread)
+    {
+        if (thread == null || thread.getState() != Thread.State.TIMED_WAITING)
+        {
+            return false;
+        }
+        for (final StackTraceElement frame : thread.getStackTrace())
+        {
+            if (frame.getClassName().equals(ControlTool.class.getName()) && frame.getMethodName().equals("awaitFile"))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -6,6 +6,7 @@ import io.sluice.controller.http.ControllerHttpServer;
 import io.sluice.controller.http.ControllerRoutes;
 import io.sluice.controller.operator.ActionToken;
 import io.sluice.controller.operator.OperatorRequest;
+import io.sluice.testkit.NodeYaml;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,16 +56,10 @@ class ControllerToolTest
         final Path file = dir.resolve("node.yaml");
         Files.writeString(file, """
             node: {name: lb1, state_dir: %s}
-            forwarder:
-              eal_args: ["--no-huge", "--vdev=net_null0"]
-              ports: [{name: net_null0}]
-              workers: [{core: 0, rx_port: net_null0}]
-              next_hop_mac: "02:00:00:00:00:fe"
-              tunnel_source_v4: 10.0.0.1
-              counters_dir: %s
+            %s
             controller:
               metrics: {address: 127.0.0.1, port: %d}
-            """.formatted(dir.resolve("state"), dir.resolve("shm"), port));
+            """.formatted(dir.resolve("state"), NodeYaml.nullForwarder(dir.resolve("shm")).stripTrailing(), port));
         return file;
     }
 
