@@ -488,14 +488,7 @@ class OuterFragmentTest
             tcp("10.0.0.1", 40012, 80, 100),
             tcp(V6_BACKEND_VIP, 40013, 443, 1460),
         };
-        final UnsafeBuffer[] memory = new UnsafeBuffer[frames.length];
-        for (int i = 0; i < frames.length; i++)
-        {
-            memory[i] = OffHeapFrames.behindHeadroom(frames[i], HEADROOM);
-            burst.buffer(i).wrap(memory[i]);
-            burst.frame(i, HEADROOM, frames[i].length);
-        }
-        burst.count(frames.length);
+        final UnsafeBuffer[] memory = OffHeapFrames.fillBurst(burst, frames, HEADROOM);
         assertEquals(4, small.pipeline.processBurst(burst, NOW_NS));
         assertEquals(2, small.pipeline.fragmentCount());
         assertEquals(1, small.pipeline.fragmentSlot(0));

@@ -73,14 +73,7 @@ class TwoArmedReplyTest
         final byte[][] frames = {tooBig, fits, echo};
 
         final FrameBurst burst = new FrameBurst();
-        final UnsafeBuffer[] memory = new UnsafeBuffer[frames.length];
-        for (int i = 0; i < frames.length; i++)
-        {
-            memory[i] = OffHeapFrames.behindHeadroom(frames[i], HEADROOM);
-            burst.buffer(i).wrap(memory[i]);
-            burst.frame(i, HEADROOM, frames[i].length);
-        }
-        burst.count(frames.length);
+        final UnsafeBuffer[] memory = OffHeapFrames.fillBurst(burst, frames, HEADROOM);
         assertEquals(1, bed.pipeline.processBurst(burst, NOW_NS));
 
         assertEquals(Verdict.REPLY, burst.verdict(0));

@@ -1,5 +1,6 @@
 package io.sluice.forwarder.testing;
 
+import io.sluice.forwarder.pipeline.FrameBurst;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -40,6 +41,28 @@ public final class OffHeapFrames
         final UnsafeBuffer buffer = allocate(headroom + frame.length);
         buffer.putBytes(headroom, frame);
         return buffer;
+    }
+
+    /**
+     * Fills a burst with frames, each copied behind {@code headroom} bytes ({@link #behindHeadroom}) and wrapped in
+     * its slot's buffer.
+     *
+     * @param burst    the burst; its count becomes {@code frames.length}.
+     * @param frames   the frames, at most {@link FrameBurst#MAX_BURST}.
+     * @param headroom bytes in front of each frame.
+     * @return each slot's memory, to read the frame back after processing.
+     */
+    public static UnsafeBuffer[] fillBurst(final FrameBurst burst, final byte[][] frames, final int headroom)
+    {
+        final UnsafeBuffer[] memory = new UnsafeBuffer[frames.length];
+        for (int i = 0; i < frames.length; i++)
+        {
+            memory[i] = behindHeadroom(frames[i], headroom);
+            burst.buffer(i).wrap(memory[i]);
+            burst.frame(i, headroom, frames[i].length);
+        }
+        burst.count(frames.length);
+        return memory;
     }
 
     /**
