@@ -47,6 +47,19 @@ class TwoArmedConfigTest
               - address: 10.1.0.1
         """;
 
+    // The second worker of TWO_ARMED, receiving on the router side and sending across, and the same worker sending
+    // back out of the port it receives on.
+    private static final String SECOND_WORKER_TX_ACROSS = """
+            - core: 1
+              rx_port: net_af_packet0
+              tx_port: net_af_packet1
+        """;
+    private static final String SECOND_WORKER_TX_ON_RX = """
+            - core: 1
+              rx_port: net_af_packet0
+              tx_port: net_af_packet0
+        """;
+
     private static ForwarderConfig parse(final String yaml) throws ConfigException
     {
         return NodeConfig.parse("node.yaml", yaml, 2).forwarder();
@@ -124,15 +137,7 @@ class TwoArmedConfigTest
     @Test
     void aWorkerSendingOnItsReceivePortRelaysOnItsOwnQueue() throws ConfigException
     {
-        final ForwarderConfig forwarder = parse(with("""
-                - core: 1
-                  rx_port: net_af_packet0
-                  tx_port: net_af_packet1
-            """, """
-                - core: 1
-                  rx_port: net_af_packet0
-                  tx_port: net_af_packet0
-            """));
+        final ForwarderConfig forwarder = parse(with(SECOND_WORKER_TX_ACROSS, SECOND_WORKER_TX_ON_RX));
         assertEquals(0, forwarder.kernelRelayQueue(1)); // its tx_queue on net_af_packet0
         assertEquals(1, forwarder.kernelRelayQueue(0)); // after the workers' queues there
         assertEquals(2, forwarder.txQueueCount("net_af_packet0"));
@@ -174,15 +179,7 @@ class TwoArmedConfigTest
             assertEquals(2, one.txQueueCount("net_af_packet0"), only);
         }
         // A worker that transmits on its receive port answers on its own transmit queue.
-        final ForwarderConfig mixed = parse(noKernelPort.replace("""
-                - core: 1
-                  rx_port: net_af_packet0
-                  tx_port: net_af_packet1
-            """, """
-                - core: 1
-                  rx_port: net_af_packet0
-                  tx_port: net_af_packet0
-            """));
+        final ForwarderConfig mixed = parse(noKernelPort.replace(SECOND_WORKER_TX_ACROSS, SECOND_WORKER_TX_ON_RX));
         assertEquals(0, mixed.returnQueue(1, "net_af_packet0"));
         assertEquals(1, mixed.returnQueue(0, "net_af_packet0"));
         assertEquals(2, mixed.txQueueCount("net_af_packet0"));
