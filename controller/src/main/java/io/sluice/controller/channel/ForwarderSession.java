@@ -30,9 +30,9 @@ public final class ForwarderSession implements AutoCloseable
     /** How long to wait between attempts to open the control channel, or to resend refused commands. */
     public static final long RETRY_INTERVAL_MS = 1_000;
 
-    private final Path channelFile;
     private static final System.Logger LOGGER = System.getLogger(ForwarderSession.class.getName());
 
+    private final Path channelFile;
     private final Duration commandTimeout;
     private final ErrorHandler errors;
     /** Commands produced while no link was open; handed to the next link. */

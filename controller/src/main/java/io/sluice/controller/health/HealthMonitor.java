@@ -12,6 +12,7 @@ import io.sluice.controller.health.check.CheckResult;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -244,7 +245,7 @@ public final class HealthMonitor
             drained.add(queued.command());
         }
         commands.clear();
-        return List.copyOf(drained);
+        return Collections.unmodifiableList(drained);
     }
 
     /**
