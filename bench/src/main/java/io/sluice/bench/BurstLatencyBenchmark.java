@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import io.sluice.common.cli.CommandLines;
 import io.sluice.forwarder.pipeline.FrameBurst;
+import net.openhft.affinity.AffinityLock;
 import net.openhft.chronicle.jlbh.JLBH;
 import net.openhft.chronicle.jlbh.JLBHOptions;
 import net.openhft.chronicle.jlbh.JLBHResult;
@@ -68,6 +69,11 @@ public final class BurstLatencyBenchmark implements Callable<Integer>
     @Option(names = "--jlbh-log", paramLabel = "FILE", description = "JLBH's own report goes here (default nowhere)")
     private String jlbhLog;
 
+    @Option(names = "--cpu", paramLabel = "N", defaultValue = "-1",
+        description = "pin the measuring thread to this CPU, as the forwarder pins a worker (start the JVM under " +
+            "taskset on the other cores to keep them off it; default: not pinned)")
+    private int cpu;
+
     private BurstLatencyBenchmark()
     {
     }
@@ -94,6 +100,14 @@ public final class BurstLatencyBenchmark implements Callable<Integer>
         {
             throw CommandLines.usageError(spec, "--mode must be hit or miss, got '" + mode + "'");
         }
+        try (AffinityLock ignored = CorePin.pin(spec, "--cpu", cpu))
+        {
+            return measure(fractions);
+        }
+    }
+
+    private int measure(final double[] fractions) throws Exception
+    {
         final BurstSource frames = new BurstSource();
         frames.flows = flows;
         frames.setUp();
