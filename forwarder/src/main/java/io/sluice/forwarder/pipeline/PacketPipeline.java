@@ -44,6 +44,7 @@ public final class PacketPipeline
     private static final int TOS_SHIFT = 16;
     private static final int VIP_MASK = 0xFFFF;
     private static final int IPV6_PACKET = 0x100;
+    private static final long NO_VIP_MEMO = -1;
     private static final int TOO_BIG = -1 - DropReason.ENCAPSULATED_TOO_BIG.ordinal();
 
     private final FlowKey[] keys = new FlowKey[FrameBurst.MAX_BURST];
@@ -55,6 +56,12 @@ public final class PacketPipeline
     private final long hashSeed;
 
     private ForwardingSnapshot snapshot;
+    // The last flow's destination and what the VIP table answered for it (flowVip), valid for this snapshot only:
+    // destination words, then port, protocol and the IPv6 bit in one word (NO_VIP_MEMO: nothing kept).
+    private long lastVipWord0;
+    private long lastVipWord1;
+    private long lastVipPortProtocol = NO_VIP_MEMO;
+    private int lastVip;
     private long nowNs;
     // answers echo requests to VIPs; null: they are passed to the kernel
     private IcmpEchoResponder echoResponder;
@@ -303,6 +310,7 @@ public final class PacketPipeline
         {
             counters.onSnapshotChange(snapshot, next);
             snapshot = next;
+            lastVipPortProtocol = NO_VIP_MEMO;
         }
     }
 
@@ -421,8 +429,7 @@ public final class PacketPipeline
         {
             return parsed == ECHO_REQUEST ? classifyEcho(slot, key) : parsed;
         }
-        final VipTable vips = snapshot.vips();
-        final int vip = parsed == FrameParser.FLOW ? vips.find(key) : vips.findFragmentVip(key);
+        final int vip = parsed == FrameParser.FLOW ? flowVip(key) : snapshot.vips().findFragmentVip(key);
         if (vip == VipTable.NOT_FOUND)
         {
             return FrameParser.passCode(PassReason.NO_VIP);
@@ -432,6 +439,25 @@ public final class PacketPipeline
         slotHash[slot] = key.hash(hashSeed);
         slotSpan[slot] = (parser.ipOffset() & 0xFFFF_FFFFL) | (long)parser.ipEnd() << 32;
         return MATCHED;
+    }
+
+    // The VIP of a flow: the last flow's answer when it went to the same address, port and protocol (a burst's
+    // frames mostly go to few VIPs), else the VIP table's.
+    private int flowVip(final FlowKey key)
+    {
+        final long word0 = key.destinationWord0();
+        final long word1 = key.destinationWord1();
+        final long portProtocol = key.destinationPort() | (long)key.protocol() << 16 | (key.isIpv6() ? 1L << 32 : 0);
+        if (portProtocol == lastVipPortProtocol && word0 == lastVipWord0 && word1 == lastVipWord1)
+        {
+            return lastVip;
+        }
+        final int vip = snapshot.vips().find(key);
+        lastVipWord0 = word0;
+        lastVipWord1 = word1;
+        lastVipPortProtocol = portProtocol;
+        lastVip = vip;
+        return vip;
     }
 
     private int classifyEcho(final int slot, final FlowKey key)
