@@ -23,8 +23,8 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: scripts/bench-forwarder.sh [--seconds N] [--warmup N] [--long] [--no-huge] [--json] [--results DIR]" \
-        "[-h | --help]"
+    echo "usage: scripts/bench-forwarder.sh [--seconds N] [--warmup N] [--long] [--workers 1|2] [--no-huge] [--json]" \
+        "[--results DIR] [-h | --help]"
 }
 
 print_help() {
@@ -33,6 +33,9 @@ print_help() {
   --seconds N    measured window of each run, in seconds (default 10)
   --warmup N     seconds of traffic before the window opens (default 5)
   --long         a 60 s window (the "no GC event in 60 s" check); --seconds after it still wins
+  --workers 2    two forwarder workers, on cores 1 and 0, each with its own net_pcap -> net_null pair (the same
+                 pcap): the scaling from one core to two; testpmd still runs on one core, and the JSON adds
+                 ratio_io_per_worker. Core 0 also carries the JVM's other threads and everything else here.
   --no-huge      do not reserve hugepages: EAL runs with --no-huge -m 512
   --json         end with one JSON line: sluice_mpps, testpmd_io_mpps, testpmd_5tswap_mpps, ratio_io,
                  ratio_5tswap, gc_events_in_window, hugepages, seconds (and a few more)
@@ -59,6 +62,7 @@ positive_int() {
 
 seconds=10
 warmup=5
+workers=1
 json=0
 no_huge=0
 results_dir=""
@@ -75,6 +79,11 @@ while [[ $# -gt 0 ]]; do
             warmup=$2
             shift ;;
         --long) seconds=60 ;;
+        --workers)
+            [[ $# -ge 2 ]] || usage_error "--workers needs a value"
+            [[ "$2" == 1 || "$2" == 2 ]] || usage_error "--workers must be 1 or 2, got '$2'"
+            workers=$2
+            shift ;;
         --json) json=1 ;;
         --no-huge) no_huge=1 ;;
         --results)
@@ -141,15 +150,20 @@ write_pcap() {
 write_config() {
     local file=$1
     {
-        forwarder_config_head "$node" "${eal_args[@]}"
+        forwarder_config_head "$node" "${sluice_eal_args[@]}"
         cat <<EOF
   ports:
-    - name: net_pcap0
-    - name: net_null0
-  workers:
-    - core: $FORWARDING_CORE
-      rx_port: net_pcap0
-      tx_port: net_null0
+EOF
+        local k
+        for (( k = 0; k < workers; k++ )); do
+            printf '    - name: net_pcap%d\n    - name: net_null%d\n' "$k" "$k"
+        done
+        echo "  workers:"
+        for (( k = 0; k < workers; k++ )); do
+            printf '    - core: %d\n      rx_port: net_pcap%d\n      tx_port: net_null%d\n' \
+                $(( FORWARDING_CORE - k )) "$k" "$k"
+        done
+        cat <<EOF
   idle_strategy: busy-spin
   # net_pcap's infinite_rx keeps one mbuf per pcap frame: room for those plus the rings (testpmd: 32768 mbufs).
   mbufs_per_worker: 32767
@@ -345,6 +359,12 @@ else
     eal_args=(--no-pci --no-huge -m "$EAL_MEMORY_MB")
 fi
 eal_args+=("--vdev=net_pcap0,rx_pcap=$pcap,infinite_rx=1" "--vdev=net_null0,no-rx=1")
+# The forwarder's second worker gets a pair of its own; testpmd keeps the one pair (its ports are numbered in
+# --vdev order, NULL_PORT above).
+sluice_eal_args=("${eal_args[@]}")
+if (( workers == 2 )); then
+    sluice_eal_args+=("--vdev=net_pcap1,rx_pcap=$pcap,infinite_rx=1" "--vdev=net_null1,no-rx=1")
+fi
 log "hugepages: $hugepages_note"
 
 core_busy_before=$(core_busy_percent)
@@ -361,10 +381,16 @@ run_testpmd 5tswap
 swap=("$testpmd_mpps" "$testpmd_tx" "$testpmd_rx" "$testpmd_span" "$testpmd_mean" "$testpmd_min" "$testpmd_max")
 load_after=$(load_average)
 ratio_io=$(ratio "$sluice_mpps" "${io[0]}")
+ratio_io_per_worker=$(ratio "$(awk -v m="$sluice_mpps" -v w="$workers" 'BEGIN { print m / w }')" "${io[0]}")
 ratio_5tswap=$(ratio "$sluice_mpps" "${swap[0]}")
 
 printf 'Forwarder vs dpdk-testpmd: %d flows of 60-byte TCP frames to 10.100.0.1:80, net_pcap (infinite_rx) ->' "$FLOWS"
-printf ' net_null, one forwarding core (%d)\n' "$FORWARDING_CORE"
+if (( workers == 1 )); then
+    printf ' net_null, one forwarding core (%d)\n' "$FORWARDING_CORE"
+else
+    printf ' net_null; sluice: %d workers (cores %d..%d, a pcap/null pair each), testpmd: one core (%d)\n' \
+        "$workers" "$FORWARDING_CORE" $(( FORWARDING_CORE - workers + 1 )) "$FORWARDING_CORE"
+fi
 printf '  window %d s after %d s warm-up; hugepages: %s\n' "$seconds" "$warmup" "$hugepages_note"
 printf '  load average before %s, after %s (%s cores); core %d busy before start: %s%%\n' "$load_before" \
     "$load_after" "$(nproc)" "$FORWARDING_CORE" "$core_busy_before"
@@ -382,7 +408,11 @@ for mode in io 5tswap; do
     printf '  testpmd %-7s %7.2f Mpps to net_null (per print %.2f-%.2f, mean %.2f; %d received, %d sent in %.3f s)\n' \
         "$mode" "${run[0]}" "${run[5]}" "${run[6]}" "${run[4]}" "${run[2]}" "${run[1]}" "${run[3]}"
 done
-printf '  sluice/testpmd_io %s, sluice/testpmd_5tswap %s\n' "$ratio_io" "$ratio_5tswap"
+printf '  sluice/testpmd_io %s, sluice/testpmd_5tswap %s' "$ratio_io" "$ratio_5tswap"
+if (( workers > 1 )); then
+    printf ', per worker sluice/testpmd_io %s' "$ratio_io_per_worker"
+fi
+printf '\n'
 if [[ $json -eq 1 ]]; then
     jq -n -c --argjson sluice "$sluice_mpps" --argjson io "${io[0]}" --argjson swap "${swap[0]}" \
         --argjson rio "$ratio_io" --argjson rswap "$ratio_5tswap" --argjson gc "$gc_events" \
@@ -390,10 +420,12 @@ if [[ $json -eq 1 ]]; then
         --argjson w "$warmup" --argjson sp "$safepoints" --argjson clean "$sluice_clean" \
         --argjson exit_status "$sluice_exit_status" --argjson thp "${sluice_thp_mib:-0}" \
         --argjson busy "$core_busy_before" --arg la "$load_before" --arg lb "$load_after" \
+        --argjson workers "$workers" --argjson rio_worker "$ratio_io_per_worker" \
         'def r3: . * 1000 | round / 1000;
         {sluice_mpps: ($sluice | r3), testpmd_io_mpps: ($io | r3), testpmd_5tswap_mpps: ($swap | r3),
          ratio_io: $rio, ratio_5tswap: $rswap, gc_events_in_window: $gc, hugepages: $huge, seconds: $s,
          warmup: $w, safepoints_in_window: $sp, sluice_clean_exit: $clean, sluice_exit_status: $exit_status,
-         sluice_thp_mib: $thp, core_busy_before_pct: $busy, load_before: $la, load_after: $lb}'
+         sluice_thp_mib: $thp, core_busy_before_pct: $busy, load_before: $la, load_after: $lb,
+         workers: $workers, ratio_io_per_worker: $rio_worker}'
 fi
 [[ "$sluice_clean" == true ]] || exit 1
