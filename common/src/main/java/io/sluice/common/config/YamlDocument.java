@@ -71,7 +71,8 @@ final class YamlDocument
      * @param file the file name for messages.
      * @param text the YAML text.
      * @return the value of the single document, never null.
-     * @throws ConfigException on a syntax error, a duplicate key, several documents or an empty file.
+     * @throws ConfigException on a syntax error (a tag the engine refuses among them), a duplicate key, several
+     *     documents or an empty file.
      */
     static Object parse(final String file, final String text) throws ConfigException
     {
@@ -97,6 +98,12 @@ final class YamlDocument
         }
         catch (final YamlEngineException ex)
         {
+            throw new ConfigException(file, "", "not valid YAML: " + ex.getMessage());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            // The engine refuses some tags this way rather than with a YamlEngineException: "!%6" at the end of
+            // the text (a percent-escape cut short) fails in Tag's constructor.
             throw new ConfigException(file, "", "not valid YAML: " + ex.getMessage());
         }
     }

@@ -123,6 +123,15 @@ class YamlDocumentTest
     }
 
     @Test
+    void refusesTagsTheEngineCannotRepresent()
+    {
+        // Found by NodeConfigFuzzTest: the engine threw IllegalArgumentException out of the reader for these (a
+        // percent-escape cut short by the end of the text).
+        fails("!%6", "", "not valid YAML: Tag must not contain leading or trailing spaces.");
+        fails("a: !%6", "", "not valid YAML: Tag must not contain leading or trailing spaces.");
+    }
+
+    @Test
     void refusesDeepNestingWithoutExhaustingTheStack() throws ConfigException
     {
         final String limit = "not valid YAML: Nesting Depth exceeded max 50";
