@@ -130,9 +130,11 @@ run_jmh DutyCycleHistogramBenchmark -prof gc -p mode=hit
 # --- JLBH: latency per burst at fixed offered rates (coordinated omission corrected) -----------------------------
 burst_latency_txt="$work/BurstLatencyBenchmark.txt"
 if [[ "$mode" == full ]]; then
-    burst_latency_opts=(--seconds 10 --runs 5)
+    burst_latency_seconds=10
+    burst_latency_opts=(--seconds "$burst_latency_seconds" --runs 5)
 else
-    burst_latency_opts=(--seconds 3 --runs 2)
+    burst_latency_seconds=3
+    burst_latency_opts=(--seconds "$burst_latency_seconds" --runs 2)
 fi
 # chronicle-core (under JLBH) reaches JDK internals that Java 17 opens only on request.
 chronicle_opts=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
@@ -151,8 +153,8 @@ set -e
 # The platform's own hiccups over the same kind of window: a clock-reading loop, no pipeline. They bound the tail
 # JLBH can show (a burst that meets a 20 us gap takes 20 us more, and the bursts due behind it wait).
 jitter_txt="$work/PlatformJitter.txt"
-echo "== PlatformJitter (${burst_latency_opts[1]} s of a clock-reading loop)"
-"$SLUICE_JAVA" "${java_opts[@]}" -cp "$jar" io.sluice.bench.PlatformJitter --seconds "${burst_latency_opts[1]}" \
+echo "== PlatformJitter ($burst_latency_seconds s of a clock-reading loop)"
+"$SLUICE_JAVA" "${java_opts[@]}" -cp "$jar" io.sluice.bench.PlatformJitter --seconds "$burst_latency_seconds" \
     2>&1 | grep -v "^WARNING" | tee "$jitter_txt"
 [[ "${PIPESTATUS[0]}" -eq 0 ]] || die "PlatformJitter failed"
 

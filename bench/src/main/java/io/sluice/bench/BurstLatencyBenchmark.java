@@ -1,8 +1,8 @@
 package io.sluice.bench;
 
 import io.sluice.common.cli.CommandLines;
+import io.sluice.forwarder.agent.WorkerCores;
 import io.sluice.forwarder.pipeline.FrameBurst;
-import net.openhft.affinity.AffinityLock;
 import net.openhft.chronicle.jlbh.JLBH;
 import net.openhft.chronicle.jlbh.JLBHOptions;
 import net.openhft.chronicle.jlbh.JLBHResult;
@@ -100,9 +100,14 @@ public final class BurstLatencyBenchmark implements Callable<Integer>
         {
             throw CommandLines.usageError(spec, "--mode must be hit or miss, got '" + mode + "'");
         }
-        try (AffinityLock ignored = CorePin.pin(spec, "--cpu", cpu))
+        final WorkerCores.Reservation pinned = CorePin.pin(spec, "--cpu", cpu);
+        try
         {
             return measure(fractions);
+        }
+        finally
+        {
+            pinned.release();
         }
     }
 

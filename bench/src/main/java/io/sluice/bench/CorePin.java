@@ -1,16 +1,22 @@
 package io.sluice.bench;
 
 import io.sluice.common.cli.CommandLines;
+import io.sluice.forwarder.agent.AffinityWorkerCores;
+import io.sluice.forwarder.agent.CoreHeldException;
+import io.sluice.forwarder.agent.WorkerCores;
 
-import net.openhft.affinity.AffinityLock;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * Pins a benchmark's measuring thread to one CPU, as the forwarder pins a worker (the same OpenHFT affinity call,
- * {@code AffinityLock.acquireLock(int[])}, which takes exactly the CPU asked for).
+ * Pins a benchmark's measuring thread to one CPU the way the forwarder pins a worker: through
+ * {@link AffinityWorkerCores}, which takes exactly the CPU asked for and says why when it cannot.
  */
 final class CorePin
 {
+    private static final WorkerCores.Reservation NOT_PINNED = () ->
+    {
+    };
+
     private CorePin()
     {
     }
@@ -21,24 +27,22 @@ final class CorePin
      * @param spec   the command, for the usage error.
      * @param option the option that named the CPU.
      * @param cpu    the CPU, or -1 for none.
-     * @return the lock to close when done, or null when {@code cpu} is -1.
+     * @return what to release when done (nothing to give back when {@code cpu} is -1).
      * @throws picocli.CommandLine.ParameterException when the thread could not be pinned to that CPU.
      */
-    static AffinityLock pin(final CommandSpec spec, final String option, final int cpu)
+    static WorkerCores.Reservation pin(final CommandSpec spec, final String option, final int cpu)
     {
         if (cpu == -1)
         {
-            return null;
+            return NOT_PINNED;
         }
-        final AffinityLock lock = cpu >= 0 ? AffinityLock.acquireLock(new int[] {cpu}) : null;
-        if (lock == null || !lock.isAllocated() || lock.cpuId() != cpu)
+        try
         {
-            if (lock != null)
-            {
-                lock.release();
-            }
-            throw CommandLines.usageError(spec, option + " " + cpu + ": could not pin the thread to that CPU");
+            return AffinityWorkerCores.INSTANCE.reserve(cpu);
         }
-        return lock;
+        catch (final IllegalStateException | CoreHeldException ex)
+        {
+            throw CommandLines.usageError(spec, option + " " + cpu + ": " + ex.getMessage());
+        }
     }
 }

@@ -1,8 +1,8 @@
 package io.sluice.bench;
 
 import io.sluice.common.cli.CommandLines;
+import io.sluice.forwarder.agent.WorkerCores;
 
-import net.openhft.affinity.AffinityLock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -58,7 +58,8 @@ public final class PlatformJitter implements Callable<Integer>
     public Integer call()
     {
         CommandLines.intInRange(spec, "--seconds", seconds, 1, 86_400);
-        try (AffinityLock ignored = CorePin.pin(spec, "--cpu", cpu))
+        final WorkerCores.Reservation pinned = CorePin.pin(spec, "--cpu", cpu);
+        try
         {
             // a first second unrecorded, so the loop is compiled before it is watched
             watch(1, new long[THRESHOLDS_NS.length]);
@@ -74,6 +75,10 @@ public final class PlatformJitter implements Callable<Integer>
             line.append(String.format(Locale.ROOT, "; %.3f%% of the time in gaps over 1 us, longest %.1f us",
                 totals[0] * 100.0 / (seconds * 1e9), totals[1] / 1e3));
             System.out.println(line);
+        }
+        finally
+        {
+            pinned.release();
         }
         return 0;
     }

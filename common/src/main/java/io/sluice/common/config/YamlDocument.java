@@ -96,14 +96,10 @@ final class YamlDocument
         {
             throw new ConfigException(file, "", describe(ex));
         }
-        catch (final YamlEngineException ex)
+        catch (final YamlEngineException | IllegalArgumentException ex)
         {
-            throw new ConfigException(file, "", "not valid YAML: " + ex.getMessage());
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            // The engine refuses some tags this way rather than with a YamlEngineException: "!%6" at the end of
-            // the text (a percent-escape cut short) fails in Tag's constructor.
+            // The engine refuses some tags with IllegalArgumentException rather than a YamlEngineException: "!%6"
+            // at the end of the text (a percent-escape cut short) fails in Tag's constructor.
             throw new ConfigException(file, "", "not valid YAML: " + ex.getMessage());
         }
     }
