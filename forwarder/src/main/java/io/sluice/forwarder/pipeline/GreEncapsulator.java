@@ -243,6 +243,17 @@ public final class GreEncapsulator
     }
 
     /**
+     * Tells whether {@link #encapsulate} reads its flow hash for an IPv4 backend: with tunnel options (the GRE key's
+     * or the outer source's entropy); the plain IPv4 header carries none. IPv6 outer headers always do (flow label).
+     *
+     * @return true with tunnel options.
+     */
+    public boolean usesFlowHash()
+    {
+        return withOptions != null;
+    }
+
+    /**
      * Returns the largest inner packet the tunnel carries to a backend of a family: the tunnel MTU minus the outer
      * IP and GRE headers, with the GRE key when there is one (the next-hop MTU of the ICMP errors for packets that do
      * not fit).

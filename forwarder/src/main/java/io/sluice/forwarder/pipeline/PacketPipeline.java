@@ -45,6 +45,7 @@ public final class PacketPipeline
     private static final int VIP_MASK = 0xFFFF;
     private static final int IPV6_PACKET = 0x100;
     private static final long NO_VIP_MEMO = -1;
+    private static final long TABLE_SEED = 0x5851F42D4C957F2DL;
     private static final int TOO_BIG = -1 - DropReason.ENCAPSULATED_TOO_BIG.ordinal();
 
     private final FlowKey[] keys = new FlowKey[FrameBurst.MAX_BURST];
@@ -54,6 +55,7 @@ public final class PacketPipeline
     private final PipelineCounters counters;
     private final SnapshotPublisher snapshots;
     private final long hashSeed;
+    private final long tableSeed;
 
     private ForwardingSnapshot snapshot;
     // The last flow's destination and what the VIP table answered for it (flowVip), valid for this snapshot only:
@@ -151,6 +153,7 @@ public final class PacketPipeline
         this.connections = connections;
         this.counters = counters;
         this.hashSeed = config.hashSeed();
+        this.tableSeed = config.hashSeed() ^ TABLE_SEED;
         this.snapshot = snapshots.current();
         for (int i = 0; i < keys.length; i++)
         {
@@ -436,7 +439,7 @@ public final class PacketPipeline
         }
         final int tos = parser.tos();
         slotVipTos[slot] = vip | (parser.ipv6() ? tos | IPV6_PACKET : tos) << TOS_SHIFT;
-        slotHash[slot] = key.hash(hashSeed);
+        slotHash[slot] = key.tableHash(tableSeed);
         slotSpan[slot] = (parser.ipOffset() & 0xFFFF_FFFFL) | (long)parser.ipEnd() << 32;
         return MATCHED;
     }
@@ -508,8 +511,8 @@ public final class PacketPipeline
     {
         final int vipTos = slotVipTos[slot];
         final int vip = vipTos & VIP_MASK;
-        final long hash = slotHash[slot];
-        final int chosen = selectBackend(keys[slot], vip, hash);
+        final FlowKey key = keys[slot];
+        final int chosen = selectBackend(key, vip, slotHash[slot]);
         if (chosen < 0)
         {
             return drop(DropReason.NO_BACKEND.ordinal());
@@ -520,6 +523,9 @@ public final class PacketPipeline
         final int innerEnd = (int)(span >>> 32);
         final int tos = vipTos >>> TOS_SHIFT;
         final boolean backendIpv6 = snapshot.isBackendIpv6(chosen);
+        // The flow hash only where the outer header carries it (IPv6 flow label, tunnel options' entropy): a plain
+        // IPv4 tunnel to a flow the table knows needs no XXH64 at all.
+        final long hash = backendIpv6 || encapsulator.usesFlowHash() ? key.hash(hashSeed) : 0;
         final int start = encapsulator.encapsulate(buffer, innerOffset, innerEnd - innerOffset,
             (tos & IPV6_PACKET) != 0, tos & 0xFF, hash, backendIpv6,
             snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
@@ -527,7 +533,8 @@ public final class PacketPipeline
         {
             // Out of line: the branch of packets that fit stays as small as before, so the JIT inlines it as before.
             return start == TOO_BIG ?
-                tooBigPacket(slot, buffer, frameOffset, innerOffset, innerEnd, tos, hash, snapshot, chosen, vip,
+                tooBigPacket(slot, buffer, frameOffset, innerOffset, innerEnd, tos, key.hash(hashSeed), snapshot,
+                    chosen, vip,
                     length, backendIpv6) :
                 drop(-1 - start);
         }
@@ -687,11 +694,11 @@ public final class PacketPipeline
         return Verdict.REPLY;
     }
 
-    private int selectBackend(final FlowKey key, final int vip, final long hash)
+    private int selectBackend(final FlowKey key, final int vip, final long tableHash)
     {
         final ForwardingSnapshot snapshot = this.snapshot;
         final ConnectionTable connections = this.connections;
-        final int found = connections.find(key, hash, nowNs);
+        final int found = connections.find(key, tableHash, nowNs);
         if (found >= 0)
         {
             final int existing = connections.backend(found);
@@ -701,7 +708,7 @@ public final class PacketPipeline
                 counters.connectionHits++;
                 return existing;
             }
-            final int chosen = snapshot.maglev(vip).lookup(hash);
+            final int chosen = snapshot.maglev(vip).lookup(key.hash(hashSeed));
             if (chosen != MaglevTable.NO_BACKEND)
             {
                 connections.rebind(found, chosen, snapshot.generation(chosen), nowNs);
@@ -710,7 +717,7 @@ public final class PacketPipeline
             return chosen;
         }
         counters.connectionMisses++;
-        final int chosen = snapshot.maglev(vip).lookup(hash);
+        final int chosen = snapshot.maglev(vip).lookup(key.hash(hashSeed));
         if (chosen != MaglevTable.NO_BACKEND)
         {
             connections.insert(-1 - found, key, chosen, snapshot.generation(chosen), nowNs);
