@@ -19,16 +19,16 @@ import org.agrona.UnsafeApi;
  * of another flow never leaves the first array. The table needs {@link #bytesFor} = 64 bytes per entry of memory
  * (both arrays, zeroed at creation), of which IPv4 flows touch only the first half.
  * <p>
- * Open addressing with a probe window of {@link #BUCKET_SIZE} entries: the flow hash picks the window's first
- * entry, any entry of the table (the window wraps at the end), and the full key is compared (a hash collision
- * never returns another flow's backend). A window spans 256 bytes, four or five cache lines (it was eight or nine
- * with the 64-byte entries this table had before), so a miss in a full window, which reads the whole window to
- * choose an entry, touches half as many lines. Windows start anywhere rather than on 8-entry boundaries so that
- * the entries flows hit first spread over every cache set. Entries are never emptied, only overwritten, so
- * every entry a key passes over on its way to an empty one stays occupied (as in linear probing without
- * deletion) and a lookup stops at the first empty one. An insert takes the first empty entry, else the first
- * expired one, else it evicts the entry seen least recently: a flood of new flows replaces old entries instead of
- * growing memory.
+ * Open addressing with a probe window of {@link #BUCKET_SIZE} entries: the key's hash (the pipeline gives
+ * {@link FlowKey#tableHash}, which is this worker's business only, not the flow hash that picks backends) picks the
+ * window's first entry, any entry of the table (the window wraps at the end), and the full key is compared (a hash
+ * collision never returns another flow's backend). A window spans 256 bytes, four or five cache lines (it was eight or
+ * nine with the 64-byte entries this table had before), so a miss in a full window, which reads the whole window to
+ * choose an entry, touches half as many lines. Windows start anywhere rather than on 8-entry boundaries so that the
+ * entries flows hit first spread over every cache set. Entries are never emptied, only overwritten, so every entry a
+ * key passes over on its way to an empty one stays occupied (as in linear probing without deletion) and a lookup stops
+ * at the first empty one. An insert takes the first empty entry, else the first expired one, else it evicts the entry
+ * seen least recently: a flood of new flows replaces old entries instead of growing memory.
  * <p>
  * The bookkeeping fields (size, eviction and expiry counts, the last miss's outcome), which the worker writes on
  * every miss, sit between 64 bytes of padding on either side: no other worker's object shares their cache lines.
@@ -91,7 +91,7 @@ public final class ConnectionTable extends ConnectionTableFields
      * On a miss, {@link #lastMissEvicts()} tells whether inserting at the returned place replaces a live entry.
      *
      * @param key     the flow.
-     * @param hash    the flow's hash.
+     * @param hash    the key's table hash, the same for every call about the key.
      * @param nowNs   the current time.
      * @return the entry index ({@code >= 0}) on a hit; {@code -(index + 1)} of the entry to insert into on a miss.
      */
@@ -167,7 +167,7 @@ public final class ConnectionTable extends ConnectionTableFields
      * all its cache misses before its first lookup. The value means nothing; callers keep it (e.g. summed into a
      * field) so the load is not optimised away.
      *
-     * @param hash the flow's hash.
+     * @param hash the key's table hash.
      * @return a word of the entry.
      */
     public int warm(final long hash)
