@@ -95,10 +95,19 @@ public final class PacketPipeline
     // byte in the low half, end in the high half).
     private final int[] slotVipTos = new int[FrameBurst.MAX_BURST];
     private final long[] slotHash = new long[FrameBurst.MAX_BURST];
+    // The flow hash (XXH64), computed at classify only while eagerFlowHash holds (below).
+    private final long[] slotFlowHash = new long[FrameBurst.MAX_BURST];
     private final long[] slotSpan = new long[FrameBurst.MAX_BURST];
     private final int[] slotClass = new int[FrameBurst.MAX_BURST];
     // Sum of the connection-table words loaded ahead of the lookups; kept so the loads are not optimised away.
     private int warmSink;
+    // Whether classify computes every matched frame's flow hash (slotFlowHash) rather than the forward pass only the
+    // hashes a miss, a rebind or the outer header needs. A hit needs none, so computing them all costs a mostly-hit
+    // burst the hash's multiplies for nothing; but a miss that computes its hash late waits for the hash's chain of
+    // dependent multiplies between the window's scan and the Maglev lookup, where at classify the chain overlaps
+    // other frames' work. So: early for a burst after one of mostly misses (a flood of new flows, flows the router
+    // just moved here), late otherwise. Either way the same hash, so the same backend and the same frames.
+    private boolean eagerFlowHash;
 
     // the burst slot of the last frame classified, whose key lastKey() returns (an index, not a reference, so the
     // per-frame store needs no GC write barrier)
@@ -356,14 +365,21 @@ public final class PacketPipeline
         final ConnectionTable connections = this.connections;
         final long[] slotHash = this.slotHash;
         int sink = 0;
+        int matched = 0;
         for (int i = 0; i < n; i++)
         {
             if (slotClass[i] == MATCHED)
             {
                 sink += connections.warm(slotHash[i]);
+                matched++;
             }
         }
         warmSink += sink;
+        if (eagerFlowHash)
+        {
+            hashFlows(n);
+        }
+        final long missesBefore = counters.connectionMisses;
 
         final int[] verdicts = burst.verdicts;
         int forwarded = 0;
@@ -390,7 +406,25 @@ public final class PacketPipeline
             }
         }
         counters.verdicts[Verdict.FORWARD] += forwarded;
+        // More than 3 misses in 8 matched frames: then early hashing costs less than late (docs/benchmarks.md).
+        eagerFlowHash = (counters.connectionMisses - missesBefore) * 8 > matched * 3L;
         return forwarded;
+    }
+
+    // Every matched frame's flow hash, in a loop of its own: the frames' chains of multiplies are independent, so
+    // they overlap.
+    private void hashFlows(final int n)
+    {
+        final int[] slotClass = this.slotClass;
+        final long[] slotFlowHash = this.slotFlowHash;
+        final FlowKey[] keys = this.keys;
+        for (int i = 0; i < n; i++)
+        {
+            if (slotClass[i] == MATCHED)
+            {
+                slotFlowHash[i] = keys[i].hash(hashSeed);
+            }
+        }
     }
 
     /**
@@ -411,6 +445,11 @@ public final class PacketPipeline
         if (classified != MATCHED)
         {
             return classified == ECHO_REQUEST ? echo(0, buffer, offset) : unmatched(classified);
+        }
+        if (eagerFlowHash)
+        {
+            // forward reads the hash classify left while the last burst's misses keep hashing early
+            slotFlowHash[0] = keys[0].hash(hashSeed);
         }
         final int verdict = forward(0, buffer, offset, length);
         if (verdict == Verdict.FORWARD)
@@ -512,7 +551,7 @@ public final class PacketPipeline
         final int vipTos = slotVipTos[slot];
         final int vip = vipTos & VIP_MASK;
         final FlowKey key = keys[slot];
-        final int chosen = selectBackend(key, vip, slotHash[slot]);
+        final int chosen = selectBackend(slot, key, vip);
         if (chosen < 0)
         {
             return drop(DropReason.NO_BACKEND.ordinal());
@@ -525,7 +564,7 @@ public final class PacketPipeline
         final boolean backendIpv6 = snapshot.isBackendIpv6(chosen);
         // The flow hash only where the outer header carries it (IPv6 flow label, tunnel options' entropy): a plain
         // IPv4 tunnel to a flow the table knows needs no XXH64 at all.
-        final long hash = backendIpv6 || encapsulator.usesFlowHash() ? key.hash(hashSeed) : 0;
+        final long hash = backendIpv6 || encapsulator.usesFlowHash() ? flowHash(slot, key) : 0;
         final int start = encapsulator.encapsulate(buffer, innerOffset, innerEnd - innerOffset,
             (tos & IPV6_PACKET) != 0, tos & 0xFF, hash, backendIpv6,
             snapshot.backendAddressHigh(chosen), snapshot.backendAddressLow(chosen));
@@ -533,9 +572,8 @@ public final class PacketPipeline
         {
             // Out of line: the branch of packets that fit stays as small as before, so the JIT inlines it as before.
             return start == TOO_BIG ?
-                tooBigPacket(slot, buffer, frameOffset, innerOffset, innerEnd, tos, key.hash(hashSeed), snapshot,
-                    chosen, vip,
-                    length, backendIpv6) :
+                tooBigPacket(slot, buffer, frameOffset, innerOffset, innerEnd, tos, flowHash(slot, key), snapshot,
+                    chosen, vip, length, backendIpv6) :
                 drop(-1 - start);
         }
         outOffset = start;
@@ -694,11 +732,17 @@ public final class PacketPipeline
         return Verdict.REPLY;
     }
 
-    private int selectBackend(final FlowKey key, final int vip, final long tableHash)
+    // The flow hash of the frame classified into burst slot {@code slot}: classify's when it computed them.
+    private long flowHash(final int slot, final FlowKey key)
+    {
+        return eagerFlowHash ? slotFlowHash[slot] : key.hash(hashSeed);
+    }
+
+    private int selectBackend(final int slot, final FlowKey key, final int vip)
     {
         final ForwardingSnapshot snapshot = this.snapshot;
         final ConnectionTable connections = this.connections;
-        final int found = connections.find(key, tableHash, nowNs);
+        final int found = connections.find(key, slotHash[slot], nowNs);
         if (found >= 0)
         {
             final int existing = connections.backend(found);
@@ -708,7 +752,7 @@ public final class PacketPipeline
                 counters.connectionHits++;
                 return existing;
             }
-            final int chosen = snapshot.maglev(vip).lookup(key.hash(hashSeed));
+            final int chosen = snapshot.maglev(vip).lookup(flowHash(slot, key));
             if (chosen != MaglevTable.NO_BACKEND)
             {
                 connections.rebind(found, chosen, snapshot.generation(chosen), nowNs);
@@ -717,7 +761,7 @@ public final class PacketPipeline
             return chosen;
         }
         counters.connectionMisses++;
-        final int chosen = snapshot.maglev(vip).lookup(key.hash(hashSeed));
+        final int chosen = snapshot.maglev(vip).lookup(flowHash(slot, key));
         if (chosen != MaglevTable.NO_BACKEND)
         {
             connections.insert(-1 - found, key, chosen, snapshot.generation(chosen), nowNs);
@@ -738,6 +782,12 @@ public final class PacketPipeline
         counters.verdicts[Verdict.PASS]++;
         counters.passes[reason]++;
         return Verdict.PASS;
+    }
+
+    // Whether the next burst computes its flow hashes before forwarding (eagerFlowHash), for tests.
+    boolean hashesFlowsEarly()
+    {
+        return eagerFlowHash;
     }
 
     /**

@@ -31,6 +31,7 @@ import static io.sluice.forwarder.testing.PacketBuilder.packet;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link PacketPipeline#processBurst} over a full burst of mixed frames, each in its own buffer with its own
@@ -181,6 +182,52 @@ class FrameBurstTest
             }
         }
         bed.expected.assertMatches("two bursts", bed.counters);
+    }
+
+    @Test
+    void forwardsTheSameFramesWhetherFlowHashesComeEarlyOrLate()
+    {
+        // Round by round: whether the round hashes early, and the time. 1: every flow new, hashed late; a burst of
+        // mostly misses turns early hashing on. 2: an hour on, every entry has expired: misses again, hashed early.
+        // 3: every flow hits, hashed early; a burst of hits turns it off. 4: hits, hashed late.
+        final boolean[] early = {false, true, true, false, false};
+        final long hour = 3_600_000_000_000L;
+        final long[] at = {PipelineTestbed.NOW_NS, PipelineTestbed.NOW_NS + hour, PipelineTestbed.NOW_NS + hour + 1,
+            PipelineTestbed.NOW_NS + hour + 2};
+        final List<Fixture> frames = mixedBurst();
+        final FrameBurst burst = new FrameBurst();
+        for (int round = 0; round < at.length; round++)
+        {
+            assertEquals(early[round], bed.pipeline.hashesFlowsEarly(), "round " + (round + 1) + " hashes early");
+            final long missesBefore = bed.counters.connectionMisses();
+            final UnsafeBuffer[] memory = load(burst, frames);
+            bed.pipeline.processBurst(burst, at[round]);
+            final long misses = bed.counters.connectionMisses() - missesBefore;
+            assertEquals(round < 2, misses > frames.size() / 2, "round " + (round + 1) + ": " + misses + " misses");
+            for (int i = 0; i < frames.size(); i++)
+            {
+                final Fixture frame = frames.get(i);
+                final String what = "round " + (round + 1) + ", frame " + i + " (" + frame.description() + ")";
+                assertEquals(Verdict.name(frame.verdict()), Verdict.name(burst.verdict(i)), what);
+                if (frame.verdict() == Verdict.FORWARD)
+                {
+                    assertArrayEquals(frame.expectedOutput(),
+                        OffHeapFrames.copy(memory[i], burst.offset(i), burst.offset(i) + burst.length(i)), what);
+                }
+            }
+        }
+        assertEquals(early[at.length], bed.pipeline.hashesFlowsEarly(), "after the last round");
+
+        // A frame on its own after a burst of misses: process() hashes it for forward() too.
+        load(burst, frames);
+        bed.pipeline.processBurst(burst, at[3] + hour);
+        assertTrue(bed.pipeline.hashesFlowsEarly(), "a burst of expired flows turns early hashing on");
+        final Fixture v6Backend = frames.stream().filter(f -> f.description().equals("IPv4 client, IPv6 backend"))
+            .findFirst().orElseThrow();
+        final UnsafeBuffer alone = OffHeapFrames.behindHeadroom(v6Backend.input(), v6Backend.headroom());
+        assertEquals(Verdict.FORWARD, bed.pipeline.process(alone, v6Backend.headroom(), v6Backend.input().length));
+        assertArrayEquals(v6Backend.expectedOutput(), OffHeapFrames.copy(alone, bed.pipeline.outOffset(),
+            bed.pipeline.outOffset() + bed.pipeline.outLength()), "the IPv6 outer header's flow label");
     }
 
     @Test
