@@ -95,18 +95,19 @@ public final class PacketPipeline
     // byte in the low half, end in the high half).
     private final int[] slotVipTos = new int[FrameBurst.MAX_BURST];
     private final long[] slotHash = new long[FrameBurst.MAX_BURST];
-    // The flow hash (XXH64), computed at classify only while eagerFlowHash holds (below).
+    // The flow hash (XXH64), computed after classify only while eagerFlowHash holds (below).
     private final long[] slotFlowHash = new long[FrameBurst.MAX_BURST];
     private final long[] slotSpan = new long[FrameBurst.MAX_BURST];
     private final int[] slotClass = new int[FrameBurst.MAX_BURST];
     // Sum of the connection-table words loaded ahead of the lookups; kept so the loads are not optimised away.
     private int warmSink;
-    // Whether classify computes every matched frame's flow hash (slotFlowHash) rather than the forward pass only the
-    // hashes a miss, a rebind or the outer header needs. A hit needs none, so computing them all costs a mostly-hit
-    // burst the hash's multiplies for nothing; but a miss that computes its hash late waits for the hash's chain of
-    // dependent multiplies between the window's scan and the Maglev lookup, where at classify the chain overlaps
-    // other frames' work. So: early for a burst after one of mostly misses (a flood of new flows, flows the router
-    // just moved here), late otherwise. Either way the same hash, so the same backend and the same frames.
+    // Whether a burst computes every matched frame's flow hash (slotFlowHash) in a loop of its own after classify,
+    // rather than the forward pass only the hashes a miss, a rebind or the outer header needs. A hit needs none, so
+    // computing them all costs a mostly-hit burst the hash's multiplies for nothing; but a miss that computes its
+    // hash late waits for the hash's chain of dependent multiplies between the window's scan and the Maglev lookup,
+    // where in the loop the frames' chains overlap. So: early for a burst after one of mostly misses (a flood of new
+    // flows, flows the router just moved here), late otherwise. Either way the same hash, so the same backend and
+    // the same frames.
     private boolean eagerFlowHash;
 
     // the burst slot of the last frame classified, whose key lastKey() returns (an index, not a reference, so the
@@ -339,11 +340,12 @@ public final class PacketPipeline
     /**
      * Processes every frame of a burst in place and records each verdict in the burst.
      * <p>
-     * Three passes, each frame in order: classify every frame (parse, match a VIP, hash the flow); load the first
-     * connection-table entry of every matched flow, so that the cache misses of the burst overlap instead of
-     * following one another; then choose each flow's backend and encapsulate. Frames are looked up and inserted in
-     * burst order, so a flow that appears twice in a burst is treated exactly as in {@link #process}. Every
-     * frame's buffer must be off-heap, as for {@link #process}.
+     * Three passes, each frame in order: classify every frame (parse, match a VIP, hash the key for the connection
+     * table); load the first connection-table entry of every matched flow, so that the cache misses of the burst
+     * overlap instead of following one another; then choose each flow's backend and encapsulate. After a burst of
+     * mostly misses, the flow hashes are computed in a loop of their own before the second pass. Frames are looked up
+     * and inserted in burst order, so a flow that appears twice in a burst is treated exactly as in {@link #process}.
+     * Every frame's buffer must be off-heap, as for {@link #process}.
      *
      * @param burst the frames.
      * @param nowNs the time for the burst.
@@ -361,6 +363,10 @@ public final class PacketPipeline
         {
             slotClass[i] = classify(i, buffers[i], offsets[i], lengths[i]);
         }
+        if (eagerFlowHash)
+        {
+            hashFlows(n);
+        }
 
         final ConnectionTable connections = this.connections;
         final long[] slotHash = this.slotHash;
@@ -375,10 +381,6 @@ public final class PacketPipeline
             }
         }
         warmSink += sink;
-        if (eagerFlowHash)
-        {
-            hashFlows(n);
-        }
         final long missesBefore = counters.connectionMisses;
 
         final int[] verdicts = burst.verdicts;
