@@ -34,8 +34,8 @@ if ((BUILD)); then
     make -s -C "$ROOT/native" shim gredecap >&2
     # sluice_build_info names the commit the package was built from (unknown outside a git checkout).
     commit=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)
-    # -DskipTests, not -Dmaven.test.skip: the forwarder's tests depend on common's test jar, which the latter
-    # would not build, and a fresh machine has no copy of it in ~/.m2 to fall back on.
+    # -DskipTests, not -Dmaven.test.skip: the forwarder's tests depend on common's test jar, which
+    # -Dmaven.test.skip does not build, and a fresh machine has no copy of it in ~/.m2 to fall back on.
     (cd "$ROOT" && mvn -B -ntp -q -DskipTests -Dsluice.git.commit="$commit" -pl forwarder,controller,tools \
         -am package) >&2
 fi

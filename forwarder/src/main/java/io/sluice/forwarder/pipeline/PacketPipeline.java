@@ -450,7 +450,7 @@ public final class PacketPipeline
         }
         if (eagerFlowHash)
         {
-            // forward reads the hash classify left while the last burst's misses keep hashing early
+            // while hashing early, forward reads slotFlowHash, which hashFlows fills only for a burst
             slotFlowHash[0] = keys[0].hash(hashSeed);
         }
         final int verdict = forward(0, buffer, offset, length);
@@ -734,7 +734,7 @@ public final class PacketPipeline
         return Verdict.REPLY;
     }
 
-    // The flow hash of the frame classified into burst slot {@code slot}: classify's when it computed them.
+    // The flow hash of the frame classified into burst slot {@code slot}: hashFlows's while hashing early.
     private long flowHash(final int slot, final FlowKey key)
     {
         return eagerFlowHash ? slotFlowHash[slot] : key.hash(hashSeed);
