@@ -92,9 +92,10 @@ class Relay:
         self.from_controller = b""
         self.to_controller = b""
         log("connected to %s" % self.socket_path)
-        self.send_to_controller((" ".join([HELLO] + sorted(self.announced)) + "\n").encode())
-        for line in self.neighbor_states.values():
-            self.send_to_controller(line + b"\n")
+        # One send: a controller gone by now (a broken pipe) drops the connection once, and the next attempt
+        # greets the next controller in full.
+        greeting = [(" ".join([HELLO] + sorted(self.announced))).encode()] + list(self.neighbor_states.values())
+        self.send_to_controller(b"\n".join(greeting) + b"\n")
 
     def disconnect(self, why):
         if self.sock is not None:
@@ -162,6 +163,8 @@ class Relay:
         sys.stdout.flush()
 
     def send_to_controller(self, data):
+        if self.sock is None:
+            return
         self.to_controller += data
         if len(self.to_controller) > MAX_PENDING_BYTES:
             self.disconnect("the controller does not read")

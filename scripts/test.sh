@@ -21,6 +21,9 @@ log "building native code and running the DPDK shim smoke test (net_ring, net_nu
 make -s -C native all test
 make -s -C native gredecap-test
 
+log "ExaBGP relay: its failure paths on real sockets (python3 -m unittest, exabgp/tests)"
+python3 -m unittest discover -s exabgp/tests
+
 log "building and running the Java tests"
 mvn -B -ntp verify "$@"
 

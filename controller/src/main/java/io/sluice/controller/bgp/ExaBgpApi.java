@@ -220,7 +220,8 @@ public final class ExaBgpApi implements AutoCloseable
     @Override
     public void close()
     {
-        disconnect("controller closing", true);
+        // The socket goes first: a relay that sees its connection close and reconnects at once then finds no
+        // listener (and retries), instead of a place in the backlog of one about to close.
         try
         {
             server.close();
@@ -230,6 +231,7 @@ public final class ExaBgpApi implements AutoCloseable
         {
             // Nothing useful to do while closing; a stale file is replaced at the next open.
         }
+        disconnect("controller closing", true);
     }
 
     private int accept()
