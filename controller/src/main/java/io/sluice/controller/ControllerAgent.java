@@ -329,8 +329,11 @@ public final class ControllerAgent implements Agent
 
     private int announce(final long nowMs)
     {
-        final boolean ready = liveness.isAlive() && session.isSynced();
+        // Announced only once a worker polls: a forwarder still starting (EAL, ports) forwards nothing yet, and may
+        // yet fail to start or overrun its start grace.
+        final boolean ready = liveness.isAlive() && liveness.workersStarted() && session.isSynced();
         final String reason = !liveness.isAlive() ? liveness.reason() :
+            !liveness.workersStarted() ? "forwarder starting: no worker heartbeat yet" :
             session.isSynced() ? "forwarder ready" : "forwarder not yet synchronized with the controller";
         final List<AnnouncePolicy.VipInput> inputs = new ArrayList<>(config.vips().size());
         for (final VipConfig vip : config.vips())

@@ -178,6 +178,25 @@ class ControllerAgentTest
     }
 
     @Test
+    void announcesOnlyOnceAWorkerOfTheStartingForwarderBeats() throws InterruptedException
+    {
+        forwarder = new FakeForwarder(config, 0); // a counters file, no worker heartbeat yet: still starting
+        agent();
+        for (int i = 0; i < 150; i++) // 1.5 s of the 3 s start grace, every backend passing its checks
+        {
+            agent.doWork();
+            nowMs += 10;
+            Thread.sleep(1);
+        }
+        assertEquals(Set.of(), speaker.announced, log.toString());
+        final NodeStatus status = agent.status();
+        assertTrue(status.forwarder().alive(), "alive within the start grace");
+        assertEquals("forwarder starting: no worker heartbeat yet", status.vips().get(0).announceReason());
+
+        runUntil(this::announced, "the VIP to be announced once a worker beats");
+    }
+
+    @Test
     void neverAnnouncesWithoutAForwarder() throws InterruptedException
     {
         agent();

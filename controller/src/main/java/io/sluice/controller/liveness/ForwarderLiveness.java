@@ -10,7 +10,8 @@ import io.sluice.common.counters.ForwarderState;
  * Pure and single-threaded: the caller passes the clock (epoch milliseconds, the clock the forwarder stamps its
  * heartbeats with). The checks run in order: the file must exist, its owner process must run, the forwarder must not
  * be stopping, and the newest worker heartbeat must be at most {@code staleAfterMs} old. Before any worker has
- * written a heartbeat, the file's start time stands in for it, so a starting forwarder gets the same grace.
+ * written a heartbeat, the file's start time stands in for it, so a starting forwarder gets the same grace; it is
+ * alive then, but {@link #workersStarted()} tells it does not forward yet.
  * <p>
  * It starts DEAD ("not observed yet"). A forwarder instance is its (pid, start time); when the forwarder is alive
  * with an instance other than the last one seen alive, the transition says {@link Transition#restarted()}, so the
@@ -39,6 +40,7 @@ public final class ForwarderLiveness
 
     private final long staleAfterMs;
     private boolean alive;
+    private boolean workersStarted;
     private String reason = NOT_OBSERVED;
     private boolean seenAlive;
     private long alivePid;
@@ -79,6 +81,7 @@ public final class ForwarderLiveness
     public Transition observe(final long nowMs, final Observation observation)
     {
         final String deadReason = deadReason(nowMs, observation);
+        workersStarted = deadReason == null && observation.newestHeartbeatMs() > 0;
         if (deadReason != null)
         {
             reason = deadReason;
@@ -113,6 +116,18 @@ public final class ForwarderLiveness
     public boolean isAlive()
     {
         return alive;
+    }
+
+    /**
+     * Tells whether the forwarder was alive at the last observation with a worker heartbeat written: its workers
+     * poll their queues. A starting forwarder is alive before that (the controller can synchronize it, within the
+     * start grace) but forwards nothing yet, so it is not ready to have VIPs announced.
+     *
+     * @return true when alive and some worker has written a heartbeat.
+     */
+    public boolean workersStarted()
+    {
+        return workersStarted;
     }
 
     /**

@@ -51,6 +51,23 @@ class ForwarderLivenessTest
     }
 
     @Test
+    void tellsWhetherTheWorkersStartedFromTheFirstHeartbeat()
+    {
+        final long startMs = nowMs;
+        assertTrue(liveness.observe(nowMs, new Observation(true, PID, startMs, true, 0,
+            ForwarderState.STARTING.value())).alive());
+        assertFalse(liveness.workersStarted());
+
+        nowMs += 500;
+        assertNull(liveness.observe(nowMs, running(PID, startMs, nowMs - 1)), "the same instance, still alive");
+        assertTrue(liveness.workersStarted());
+
+        nowMs += 3_500;
+        assertFalse(liveness.observe(nowMs, running(PID, startMs, startMs + 499)).alive());
+        assertFalse(liveness.workersStarted(), "a dead forwarder's workers do not count");
+    }
+
+    @Test
     void reportsOnlyChanges()
     {
         becomeAlive();
@@ -152,6 +169,8 @@ class ForwarderLivenessTest
         final Observation noHeartbeat =
             new Observation(true, PID, startMs, true, 0, ForwarderState.STARTING.value());
         assertTrue(liveness.observe(nowMs, noHeartbeat).alive());
+
+        assertFalse(liveness.workersStarted(), "no worker heartbeat yet");
 
         nowMs = startMs + 3_500;
         final ForwarderLiveness.Transition transition = liveness.observe(nowMs, noHeartbeat);
