@@ -18,7 +18,7 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: scripts/bench-ab.sh [--flows N] [--mode hit|miss] [--capacity C] [--rounds R]" \
+    echo "usage: scripts/bench-ab.sh [--flows N] [--mode hit|miss|flood] [--capacity C] [--rounds R]" \
         "[--jvm-a OPTIONS] [--jvm-b OPTIONS] [--java-a JAVA] [--java-b JAVA] JAR_A JAR_B"
 }
 print_help() {
@@ -26,7 +26,9 @@ print_help() {
     cat <<'EOF'
   --flows N        flows in the benchmark's frames (default 10000; 64 keeps everything in cache)
   --mode M         hit (default: every lookup finds its flow) or miss (every entry found has expired: the miss
-                   path, Maglev lookup and insert; see PipelineBenchmark)
+                   path, Maglev lookup and insert; see PipelineBenchmark) or flood (every frame a new flow
+                   into a full table: a full window's scan, an eviction, the insert). Both jars need the mode:
+                   flood is in builds from 2026-12-03 on
   --capacity C     connection table entries (default 1048576, the forwarder's default). Hit mode fails when
                    a flow is evicted: 1,000,000 flows overflow some probe windows even of 2^21 entries; time
                    them with io.sluice.bench.PipelineCpuTime, which counts hits and misses instead
@@ -81,7 +83,8 @@ while [[ $# -gt 0 ]]; do
 done
 [[ ${#jars[@]} -eq 2 ]] || usage_error "need two benchmark jars, got ${#jars[@]}"
 [[ "$flows" =~ ^[0-9]+$ && "$flows" -ge 32 ]] || usage_error "--flows must be an integer >= 32, got '$flows'"
-[[ "$mode" == hit || "$mode" == miss ]] || usage_error "--mode must be hit or miss, got '$mode'"
+[[ "$mode" == hit || "$mode" == miss || "$mode" == flood ]] ||
+    usage_error "--mode must be hit, miss or flood, got '$mode'"
 [[ "$capacity" =~ ^[0-9]+$ ]] || usage_error "--capacity must be an integer, got '$capacity'"
 [[ "$rounds" =~ ^[0-9]+$ && "$rounds" -ge 1 ]] || usage_error "--rounds must be an integer >= 1, got '$rounds'"
 for jar in "${jars[@]}"; do

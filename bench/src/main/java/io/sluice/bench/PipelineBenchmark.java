@@ -45,9 +45,14 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code miss}: the clock advances by one TCP idle timeout (plus 1 ns) per burst, so every entry found has
  *       expired: every packet takes the miss path (bucket scan, Maglev lookup, insert over the expired entry).
  *       It touches the same 10,000 entries as {@code hit}, so the memory traffic is alike and the difference is
- *       the miss path's work. A flood of new flows into a full table would also scan full buckets and evict,
- *       which this does not show. In long runs the clock wraps past Long.MAX_VALUE; the table compares times
- *       by subtraction, so expiry is unaffected.</li>
+ *       the miss path's work. In long runs the clock wraps past Long.MAX_VALUE; the table compares times by
+ *       subtraction, so expiry is unaffected.</li>
+ *   <li>{@code flood} ({@code -p mode=flood}, not run by default): every frame is a flow not seen before (a new
+ *       source port each round over the flows) into a table the setup filled with twice its capacity of new
+ *       flows, while the clock advances 1 ns a burst so nothing expires: each packet scans a full window, evicts
+ *       the flow seen least recently and inserts over it, as in a SYN flood. The tear-down checks that no lookup
+ *       hit and that most inserts evicted, and prints the share. Needs enough flows that the ports do not come
+ *       round while their flows are still in the table: the default 10,000 are plenty.</li>
  * </ul>
  * Each invocation first restores its 32 frames (see {@link BurstSource}); {@link #restoreOnly} measures that
  * part alone. The tear-down checks every packet was forwarded and the mode held (no miss after warm-up in
@@ -86,6 +91,8 @@ public class PipelineBenchmark
         @Param({"hit", "miss"})
         String mode;
 
+        private boolean flood;
+
         /**
          * Connection table entries: production's default; other values are for experiments (-p capacity=...).
          */
@@ -103,6 +110,7 @@ public class PipelineBenchmark
         long nowNs;
         long clockStepNs;
         private long warmUpMisses;
+        private long warmUpEvictions;
 
         /**
          * Builds the forwarding state and, in {@code hit} mode, sends every flow through once.
@@ -142,9 +150,26 @@ public class PipelineBenchmark
             {
                 case "hit" -> clockStepNs = 0;
                 case "miss" -> clockStepNs = config.tcpIdleTimeoutNs() + 1;
-                default -> throw new IllegalArgumentException("mode must be hit or miss, got " + mode);
+                case "flood" -> clockStepNs = 1;
+                default -> throw new IllegalArgumentException("mode must be hit, miss or flood, got " + mode);
             }
-            if (clockStepNs == 0)
+            flood = "flood".equals(mode);
+            if (flood)
+            {
+                // Every frame a new flow, and the table full of live ones before the clock starts: twice its
+                // capacity in new flows leaves few windows with an empty entry.
+                for (long sent = 0; sent < 2L * capacity; sent += FrameBurst.MAX_BURST)
+                {
+                    // Ports stepping down here and up in the benchmark's frames: never a flow of the fill.
+                    final FrameBurst burst = frames.nextBurst();
+                    BurstSource.renewFlows(burst, -1);
+                    nowNs += clockStepNs;
+                    pipeline.processBurst(burst, nowNs);
+                }
+                warmUpMisses = pipeline.counters().connectionMisses();
+                warmUpEvictions = connections.evictions();
+            }
+            else if (clockStepNs == 0)
             {
                 for (int sent = 0; sent < frames.flows(); sent += FrameBurst.MAX_BURST)
                 {
@@ -166,6 +191,11 @@ public class PipelineBenchmark
          */
         int process(final FrameBurst burst)
         {
+            if (flood)
+            {
+                // Here, not in BurstSource: JMH gives this setup and the benchmark method two BurstSources.
+                BurstSource.renewFlows(burst, 1);
+            }
             nowNs += clockStepNs;
             return pipeline.processBurst(burst, nowNs);
         }
@@ -189,6 +219,17 @@ public class PipelineBenchmark
             {
                 throw new IllegalStateException("mode " + mode + " did not hold: " + hits + " hits, " + misses +
                     " misses after warm-up");
+            }
+            if (flood)
+            {
+                final long evictions = pipeline.connections().evictions() - warmUpEvictions;
+                if (evictions * 2 < misses)
+                {
+                    throw new IllegalStateException("flood: only " + evictions + " of " + misses +
+                        " new flows evicted a live one; the table was not full");
+                }
+                System.out.printf("flood: %d new flows, %.1f%% evicted a live flow%n", misses,
+                    100.0 * evictions / misses);
             }
         }
 
