@@ -175,6 +175,26 @@ public final class ConnectionTable extends ConnectionTableFields
         return (int)UnsafeApi.getLong(entry((int)hash & indexMask) + KEY_WORD_B_OFFSET);
     }
 
+    /**
+     * Loads every cache line of the window a lookup of this hash may read: the entries at 0, 2, 4, 6 and 7 past the
+     * first (two entries share a line, and a window that starts on an odd entry spans five lines). Used after a burst
+     * whose inserts mostly evicted, where the next burst's misses will scan whole windows: {@link #warm} would start
+     * only their first line's miss, and the scan would then wait for the other lines one after another.
+     *
+     * @param hash the key's table hash.
+     * @return a sum of words of the entries, meaning nothing (see {@link #warm}).
+     */
+    public int warmWindow(final long hash)
+    {
+        final int mask = indexMask;
+        final int first = (int)hash;
+        return (int)(UnsafeApi.getLong(entry(first & mask) + KEY_WORD_B_OFFSET) +
+            UnsafeApi.getLong(entry((first + 2) & mask) + KEY_WORD_B_OFFSET) +
+            UnsafeApi.getLong(entry((first + 4) & mask) + KEY_WORD_B_OFFSET) +
+            UnsafeApi.getLong(entry((first + 6) & mask) + KEY_WORD_B_OFFSET) +
+            UnsafeApi.getLong(entry((first + BUCKET_SIZE - 1) & mask) + KEY_WORD_B_OFFSET));
+    }
+
     private int markExpired(final int index)
     {
         lastMissEvicts = false;

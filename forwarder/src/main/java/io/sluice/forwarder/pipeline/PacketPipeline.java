@@ -109,6 +109,11 @@ public final class PacketPipeline
     // flows, flows the router just moved here), late otherwise. Either way the same hash, so the same backend and
     // the same frames.
     private boolean eagerFlowHash;
+    // Whether a burst loads every cache line of each matched frame's connection-table window ahead of the lookups
+    // (ConnectionTable.warmWindow) rather than the first line only: set after a burst whose inserts mostly evicted
+    // (a flood of new flows into a full table), where every miss scans its whole window. The same lookups either
+    // way, so the same frames.
+    private boolean warmWindows;
 
     // the burst slot of the last frame classified, whose key lastKey() returns (an index, not a reference, so the
     // per-frame store needs no GC write barrier)
@@ -341,8 +346,9 @@ public final class PacketPipeline
      * Processes every frame of a burst in place and records each verdict in the burst.
      * <p>
      * Three passes, each frame in order: classify every frame (parse, match a VIP, hash the key for the connection
-     * table); load the first connection-table entry of every matched flow, so that the cache misses of the burst
-     * overlap instead of following one another; then choose each flow's backend and encapsulate. After a burst of
+     * table); load the first connection-table entry of every matched flow (after a burst whose inserts mostly evicted,
+     * every line of its window, which each miss will scan), so that the cache misses of the burst overlap instead of
+     * following one another; then choose each flow's backend and encapsulate. After a burst of
      * mostly misses, the flow hashes are computed in a loop of their own before the second pass. Frames are looked up
      * and inserted in burst order, so a flow that appears twice in a burst is treated exactly as in {@link #process}.
      * Every frame's buffer must be off-heap, as for {@link #process}.
@@ -369,19 +375,9 @@ public final class PacketPipeline
         }
 
         final ConnectionTable connections = this.connections;
-        final long[] slotHash = this.slotHash;
-        int sink = 0;
-        int matched = 0;
-        for (int i = 0; i < n; i++)
-        {
-            if (slotClass[i] == MATCHED)
-            {
-                sink += connections.warm(slotHash[i]);
-                matched++;
-            }
-        }
-        warmSink += sink;
+        final int matched = warmWindows ? warmWindows(n) : warmFirstEntries(n);
         final long missesBefore = counters.connectionMisses;
+        final long evictionsBefore = connections.evictions();
 
         final int[] verdicts = burst.verdicts;
         int forwarded = 0;
@@ -410,7 +406,60 @@ public final class PacketPipeline
         counters.verdicts[Verdict.FORWARD] += forwarded;
         // More than 3 misses in 8 matched frames: then early hashing costs less than late (docs/benchmarks.md).
         eagerFlowHash = (counters.connectionMisses - missesBefore) * 8 > matched * 3L;
+        warmWindows = (connections.evictions() - evictionsBefore) * 8 > matched * 3L;
         return forwarded;
+    }
+
+    // Loads the first connection-table entry of every matched frame, so that the burst's cache misses overlap;
+    // returns how many frames matched.
+    private int warmFirstEntries(final int n)
+    {
+        final int[] slotClass = this.slotClass;
+        final long[] slotHash = this.slotHash;
+        final ConnectionTable connections = this.connections;
+        int sink = 0;
+        int matched = 0;
+        for (int i = 0; i < n; i++)
+        {
+            if (slotClass[i] == MATCHED)
+            {
+                sink += connections.warm(slotHash[i]);
+                matched++;
+            }
+        }
+        warmSink += sink;
+        return matched;
+    }
+
+    // As warmFirstEntries, but every line of each matched frame's window (ConnectionTable.warmWindow).
+    private int warmWindows(final int n)
+    {
+        final int[] slotClass = this.slotClass;
+        final long[] slotHash = this.slotHash;
+        final ConnectionTable connections = this.connections;
+        int sink = 0;
+        int matched = 0;
+        for (int i = 0; i < n; i++)
+        {
+            if (slotClass[i] == MATCHED)
+            {
+                sink += connections.warmWindow(slotHash[i]);
+                matched++;
+            }
+        }
+        warmSink += sink;
+        return matched;
+    }
+
+    /**
+     * Tells whether the next burst loads whole connection-table windows ahead of its lookups (after a burst whose
+     * inserts mostly evicted) rather than each window's first entry. For tests.
+     *
+     * @return true when the next burst warms whole windows.
+     */
+    boolean warmsWholeWindows()
+    {
+        return warmWindows;
     }
 
     // Every matched frame's flow hash, in a loop of its own: the frames' chains of multiplies are independent, so

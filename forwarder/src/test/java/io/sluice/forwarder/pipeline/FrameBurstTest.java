@@ -1,6 +1,7 @@
 package io.sluice.forwarder.pipeline;
 
 import io.sluice.common.Vip;
+import io.sluice.forwarder.lb.ConnectionTable;
 import io.sluice.forwarder.testing.HexDump;
 import io.sluice.forwarder.testing.OffHeapFrames;
 import io.sluice.forwarder.testing.PacketBuilder;
@@ -228,6 +229,59 @@ class FrameBurstTest
         assertEquals(Verdict.FORWARD, bed.pipeline.process(alone, v6Backend.headroom(), v6Backend.input().length));
         assertArrayEquals(v6Backend.expectedOutput(), OffHeapFrames.copy(alone, bed.pipeline.outOffset(),
             bed.pipeline.outOffset() + bed.pipeline.outLength()), "the IPv6 outer header's flow label");
+    }
+
+    @Test
+    void forwardsTheSameFramesWhetherItWarmsWholeWindowsOrFirstEntries()
+    {
+        // A table of 8 entries, one window: a burst of 32 new flows fills it and evicts 24 times, which turns
+        // whole-window warming on; a second burst of new flows is warmed whole and evicts 32 times; an hour on,
+        // when every entry has expired, 8 flows four times over take expired entries, then hit: nothing evicted,
+        // which turns it off.
+        final PipelineTestbed small = PipelineTestbed.withConnectionTable(ConnectionTable.BUCKET_SIZE);
+        final List<List<Fixture>> rounds = List.of(allPortsFlows(small, 1, 32), allPortsFlows(small, 33, 32),
+            allPortsFlows(small, 57, 8, 8, 8, 8));
+        final long hour = 3_600_000_000_000L;
+        final long[] at = {PipelineTestbed.NOW_NS, PipelineTestbed.NOW_NS + 1, PipelineTestbed.NOW_NS + hour};
+        final boolean[] whole = {false, true, true, false};
+        final long[] evicted = {24, 32, 0};
+        final FrameBurst burst = new FrameBurst();
+        for (int round = 0; round < rounds.size(); round++)
+        {
+            final String name = "round " + (round + 1);
+            assertEquals(whole[round], small.pipeline.warmsWholeWindows(), name + " warms whole windows");
+            final long evictionsBefore = small.pipeline.connections().evictions();
+            final List<Fixture> frames = rounds.get(round);
+            final UnsafeBuffer[] memory = load(burst, frames);
+            assertEquals(frames.size(), small.pipeline.processBurst(burst, at[round]));
+            assertEquals(evicted[round], small.pipeline.connections().evictions() - evictionsBefore, name);
+            for (int i = 0; i < frames.size(); i++)
+            {
+                final Fixture frame = frames.get(i);
+                final String what = name + ", frame " + i + " (" + frame.description() + ")";
+                assertEquals(Verdict.name(Verdict.FORWARD), Verdict.name(burst.verdict(i)), what);
+                assertArrayEquals(frame.expectedOutput(),
+                    OffHeapFrames.copy(memory[i], burst.offset(i), burst.offset(i) + burst.length(i)), what);
+            }
+        }
+        assertEquals(whole[rounds.size()], small.pipeline.warmsWholeWindows(), "after the last round");
+    }
+
+    // Frames of new TCP flows to the all-ports VIP from client ports 50000 + first on; with repeats, the same
+    // flows again after each other (e.g. 8, 8: flows first..first+7 twice).
+    private static List<Fixture> allPortsFlows(final PipelineTestbed bed, final int first, final int... repeats)
+    {
+        final List<Fixture> frames = new ArrayList<>();
+        for (final int count : repeats)
+        {
+            for (int port = first; port < first + count; port++)
+            {
+                frames.add(Fixture.forward("all-ports VIP, client port " + (50000 + port), bed, 128,
+                    ipv4(CLIENT_V4, "10.0.0.2").tcp(50000 + port, port), ANY_PORT_V4,
+                    flow(CLIENT_V4, "10.0.0.2", 50000 + port, port, PROTO_TCP)));
+            }
+        }
+        return frames;
     }
 
     @Test

@@ -104,6 +104,17 @@ final class PipelineTestbed
         return new PipelineTestbed(config(TUNNEL_SOURCE_V4, TUNNEL_SOURCE_V6, SEED, PipelineConfig.DEFAULT_TUNNEL_MTU));
     }
 
+    /**
+     * As {@link #standard()}, with a connection table of another capacity.
+     */
+    static PipelineTestbed withConnectionTable(final int capacity)
+    {
+        final PipelineConfig c = config(TUNNEL_SOURCE_V4, TUNNEL_SOURCE_V6, SEED, PipelineConfig.DEFAULT_TUNNEL_MTU);
+        return new PipelineTestbed(new PipelineConfig(c.ownMac(), c.nextHopMac(), c.tunnelSourceV4(),
+            c.tunnelSourceV6(), c.hashSeed(), c.maglevTableSize(), capacity, c.tcpIdleTimeoutNs(),
+            c.udpIdleTimeoutNs(), c.otherIdleTimeoutNs(), c.tunnelMtu(), c.maxVips(), c.maxBackends()));
+    }
+
     static PipelineConfig config(final String sourceV4, final String sourceV6, final long seed, final int tunnelMtu)
     {
         final PipelineConfig defaults = PipelineConfig.withDefaults(OWN_MAC, NEXT_HOP_MAC,
