@@ -41,6 +41,7 @@ import io.sluice.forwarder.pipeline.IcmpEchoResponder;
 import io.sluice.forwarder.pipeline.IcmpTooBigResponder;
 import io.sluice.forwarder.pipeline.PacketPipeline;
 import io.sluice.forwarder.pipeline.PipelineConfig;
+import io.sluice.forwarder.pipeline.PipelineWarmup;
 import io.sluice.forwarder.pipeline.TunnelOptions;
 import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.state.LoadBalancerState;
@@ -76,6 +77,10 @@ public final class Forwarder implements AutoCloseable
     private static final int MBUF_CACHE = 256;
     /** How long a worker may take to reserve its core, register with DPDK and build its pipeline. */
     private static final long WORKER_START_TIMEOUT_S = 60;
+    /** Bursts of the JIT warm-up before the workers start ({@link PipelineWarmup}); 0 turns it off. */
+    public static final String WARMUP_BURSTS_PROPERTY = "sluice.warmup.bursts";
+    private static final long WARMUP_OWN_MAC = 0x02_00_00_00_00_01L;
+    private static final long WARMUP_NEXT_HOP_MAC = 0x02_00_00_00_00_02L;
 
     private final NodeConfig config;
     private final String configFile;
@@ -136,6 +141,7 @@ public final class Forwarder implements AutoCloseable
         {
             forwarder.agentErrors.startReporter(1000);
             forwarder.checkWorkerCores();
+            forwarder.warmUpJit();
             forwarder.startDpdk();
             forwarder.startControl();
             forwarder.startWorkers();
@@ -437,6 +443,31 @@ public final class Forwarder implements AutoCloseable
         {
             awaitStart(i, workers.get(i));
         }
+    }
+
+    // Compiles the packet path from steady synthetic traffic (PipelineWarmup says why), once per process since
+    // compiled code is shared by every worker, and before EAL and the counters file: a controller counts a starting
+    // forwarder alive from that file's start time, so the time taken here does not count against its start grace.
+    // The first worker's settings but the MACs, which come from the ports (the code path does not depend on them).
+    // -Dsluice.warmup.bursts=0 turns it off.
+    private void warmUpJit()
+    {
+        final int bursts = Integer.getInteger(WARMUP_BURSTS_PROPERTY, PipelineWarmup.DEFAULT_BURSTS);
+        if (bursts <= 0)
+        {
+            info("  JIT warm-up off (-D%s=%d)%n", WARMUP_BURSTS_PROPERTY, bursts);
+            return;
+        }
+        final ForwarderConfig f = config.forwarder();
+        final WorkerConfig first = f.workers().get(0);
+        final PipelineConfig pipelineConfig = new PipelineConfig(WARMUP_OWN_MAC, WARMUP_NEXT_HOP_MAC,
+            f.tunnelSourceV4(), f.tunnelSourceV6(), f.hashSeed(), f.maglevTableSize(), f.connectionTable().capacity(),
+            f.connectionTable().tcpIdleTimeoutNs(), f.connectionTable().udpIdleTimeoutNs(),
+            f.connectionTable().otherIdleTimeoutNs(), f.tunnelMtu(), f.maxVips(), f.maxBackends());
+        final PipelineWarmup.Result result =
+            PipelineWarmup.run(pipelineConfig, tunnelOptions(first.txPort()), bursts);
+        info("  JIT warm-up: %d synthetic frames (%d forwarded, %d hits, %d misses) in %d ms%n", result.frames(),
+            result.forwarded(), result.hits(), result.misses(), TimeUnit.NANOSECONDS.toMillis(result.nanos()));
     }
 
     // A worker that could not take its core, register or build its pipeline stops the start: without it, its

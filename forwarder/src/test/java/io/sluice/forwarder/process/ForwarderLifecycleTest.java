@@ -5,6 +5,8 @@ import io.sluice.common.control.ControlChannel;
 import io.sluice.common.counters.CountersFileHeader;
 import io.sluice.forwarder.agent.AffinityWorkerCores;
 import io.sluice.forwarder.agent.CoreHolder;
+import io.sluice.forwarder.pipeline.FrameBurst;
+import io.sluice.forwarder.pipeline.PipelineWarmup;
 import io.sluice.forwarder.testing.PacketBuilder;
 import io.sluice.forwarder.testing.PcapWriter;
 import io.sluice.testkit.tags.NeedsDpdk;
@@ -126,6 +128,10 @@ class ForwarderLifecycleTest
             .getVMOption("InlineSmallCode").getValue();
         assertTrue(forwarder.stdout().contains("JIT inlining -XX:InlineSmallCode=" + inlineSmallCode + " "),
             forwarder.output());
+        // The JIT warm-up ran before the ports, and every one of its synthetic frames took the forwarding path.
+        final long warmupFrames = (long)PipelineWarmup.DEFAULT_BURSTS * FrameBurst.MAX_BURST;
+        assertTrue(forwarder.stdout().contains("JIT warm-up: " + warmupFrames + " synthetic frames (" + warmupFrames +
+            " forwarded, "), forwarder.output());
         assertFalse(forwarder.stderr().contains("Exception") || forwarder.stderr().contains("agent error") ||
             forwarder.stdout().contains("agent error"),
             forwarder.output());
