@@ -348,7 +348,7 @@ public final class ForwarderWorker implements Agent
         {
             tap.onReceived(rxPorts[q], burst, frames, nowNs);
         }
-        pipeline.processBurst(burst, nowNs);
+        final int forwarded = pipeline.processBurst(burst, nowNs);
         if (capturing)
         {
             tap.onProcessed(burst, frames, nowNs);
@@ -364,49 +364,67 @@ public final class ForwarderWorker implements Agent
         final int kernelPort = kernelPorts[q];
         final boolean kernel = kernelPort != NO_KERNEL_PORT;
         final boolean repliesWithTx = rxPorts[q] == txPort && returnQueues[q] == txQueue;
-        for (int i = 0; i < frames; i++)
+        // The common burst, every frame forwarded and none split into fragments, leaves from the receive
+        // descriptors themselves, rewritten in place: no copy into the TX array.
+        final boolean inPlace = forwarded == frames && fragmentCount == 0;
+        final DescriptorArray out = inPlace ? rx : tx;
+        if (inPlace)
         {
-            final int verdict = burst.verdict(i);
-            if (verdict == Verdict.FORWARD)
+            for (int i = 0; i < frames; i++)
             {
-                tx.copyFrom(rx, i, toSend);
-                tx.frame(toSend++, burst.offset(i), burst.length(i));
-                txBytes += burst.length(i);
-                // the later outer fragments (allocateFragments wrote them) leave right after the first
-                if (nextFragment < fragmentCount && fragmentedSlots[nextFragment] == i)
-                {
-                    final int end = fragmentedFirst[++nextFragment];
-                    for (int f = fragmentedFirst[nextFragment - 1]; f < end; f++)
-                    {
-                        tx.copyFrom(fragments, f, toSend++);
-                        txBytes += fragments.dataLen(f);
-                    }
-                }
+                final int length = burst.length(i);
+                rx.frame(i, burst.offset(i), length);
+                txBytes += length;
             }
-            else if (verdict == Verdict.REPLY)
+            toSend = frames;
+        }
+        else
+        {
+            for (int i = 0; i < frames; i++)
             {
-                // back out of the port it came in on (Forwarder gives a REPLY-writing pipeline a return queue there):
-                // in burst order with the forwarded frames when that is the worker's own TX queue, else on its own
-                if (repliesWithTx)
+                final int verdict = burst.verdict(i);
+                if (verdict == Verdict.FORWARD)
                 {
-                    replyAt[replyCount++] = toSend;
                     tx.copyFrom(rx, i, toSend);
                     tx.frame(toSend++, burst.offset(i), burst.length(i));
                     txBytes += burst.length(i);
+                    // the later outer fragments (allocateFragments wrote them) leave right after the first
+                    if (nextFragment < fragmentCount && fragmentedSlots[nextFragment] == i)
+                    {
+                        final int end = fragmentedFirst[++nextFragment];
+                        for (int f = fragmentedFirst[nextFragment - 1]; f < end; f++)
+                        {
+                            tx.copyFrom(fragments, f, toSend++);
+                            txBytes += fragments.dataLen(f);
+                        }
+                    }
+                }
+                else if (verdict == Verdict.REPLY)
+                {
+                    // back out of the port it came in on (Forwarder gives a REPLY-writing pipeline a return queue
+                    // there): in burst order with the forwarded frames when that is the worker's own TX queue, else on
+                    // its own
+                    if (repliesWithTx)
+                    {
+                        replyAt[replyCount++] = toSend;
+                        tx.copyFrom(rx, i, toSend);
+                        tx.frame(toSend++, burst.offset(i), burst.length(i));
+                        txBytes += burst.length(i);
+                    }
+                    else
+                    {
+                        replies.copyFrom(rx, i, replyCount);
+                        replies.frame(replyCount++, burst.offset(i), burst.length(i));
+                    }
+                }
+                else if (verdict == Verdict.PASS && kernel)
+                {
+                    toKernel.copyFrom(rx, i, kernelCount++);
                 }
                 else
                 {
-                    replies.copyFrom(rx, i, replyCount);
-                    replies.frame(replyCount++, burst.offset(i), burst.length(i));
+                    dropped.copyFrom(rx, i, droppedCount++);
                 }
-            }
-            else if (verdict == Verdict.PASS && kernel)
-            {
-                toKernel.copyFrom(rx, i, kernelCount++);
-            }
-            else
-            {
-                dropped.copyFrom(rx, i, droppedCount++);
             }
         }
         if (kernelCount > 0)
@@ -418,10 +436,10 @@ public final class ForwarderWorker implements Agent
         int rejected = 0;
         if (toSend > 0)
         {
-            sent = shim.sluice_tx_burst(txPort, txQueue, tx.address(), toSend);
+            sent = shim.sluice_tx_burst(txPort, txQueue, out.address(), toSend);
             if (sent < toSend)
             {
-                rejected = countRejected(tx, toSend);
+                rejected = countRejected(out, toSend);
             }
         }
         if (droppedCount > 0)
@@ -433,7 +451,7 @@ public final class ForwarderWorker implements Agent
             txBytes = 0;
             for (int i = 0; i < sent; i++)
             {
-                txBytes += tx.dataLen(i);
+                txBytes += out.dataLen(i);
             }
         }
         counters.onBurst(received, rxBytes, sent, txBytes, toSend - sent - rejected, rejected);
