@@ -23,8 +23,8 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: scripts/bench-forwarder.sh [--seconds N] [--warmup N] [--long] [--workers 1|2] [--no-huge] [--json]" \
-        "[--results DIR] [-h | --help]"
+    echo "usage: scripts/bench-forwarder.sh [--seconds N] [--warmup N] [--long] [--workers 1|2] [--capacity N]" \
+        "[--no-huge] [--json] [--results DIR] [-h | --help]"
 }
 
 print_help() {
@@ -36,6 +36,9 @@ print_help() {
   --workers 2    two forwarder workers, on cores 1 and 0, each with its own net_pcap -> net_null pair (the same
                  pcap): the scaling from one core to two; testpmd still runs on one core, and the JSON adds
                  ratio_io_per_worker. Core 0 also carries the JVM's other threads and everything else here.
+  --capacity N   connection-table entries per worker (connection_table.capacity), a power of two >= 8; default
+                 the node's default (2^20, 64 MiB a worker). The 10,000 flows fit any capacity from 16,384 up, so
+                 this shows what the table's size costs in memory stalls
   --no-huge      do not reserve hugepages: EAL runs with --no-huge -m 512
   --json         end with one JSON line: sluice_mpps, testpmd_io_mpps, testpmd_5tswap_mpps, ratio_io,
                  ratio_5tswap, gc_events_in_window, hugepages, seconds (and a few more)
@@ -63,6 +66,7 @@ positive_int() {
 seconds=10
 warmup=5
 workers=1
+capacity=""
 json=0
 no_huge=0
 results_dir=""
@@ -83,6 +87,12 @@ while [[ $# -gt 0 ]]; do
             [[ $# -ge 2 ]] || usage_error "--workers needs a value"
             [[ "$2" == 1 || "$2" == 2 ]] || usage_error "--workers must be 1 or 2, got '$2'"
             workers=$2
+            shift ;;
+        --capacity)
+            [[ $# -ge 2 ]] || usage_error "--capacity needs a value"
+            [[ "$2" =~ ^[1-9][0-9]*$ ]] && (( $2 >= 8 && ($2 & ($2 - 1)) == 0 )) ||
+                usage_error "--capacity must be a power of two >= 8, got '$2'"
+            capacity=$2
             shift ;;
         --json) json=1 ;;
         --no-huge) no_huge=1 ;;
@@ -167,6 +177,11 @@ EOF
   idle_strategy: busy-spin
   # net_pcap's infinite_rx keeps one mbuf per pcap frame: room for those plus the rings (testpmd: 32768 mbufs).
   mbufs_per_worker: 32767
+EOF
+        if [[ -n "$capacity" ]]; then
+            printf '  connection_table:\n    capacity: %d\n' "$capacity"
+        fi
+        cat <<EOF
   next_hop_mac: "02:00:00:00:00:fe"
   tunnel_source_v4: 10.0.0.1
   counters_dir: $counters_root
@@ -421,11 +436,12 @@ if [[ $json -eq 1 ]]; then
         --argjson exit_status "$sluice_exit_status" --argjson thp "${sluice_thp_mib:-0}" \
         --argjson busy "$core_busy_before" --arg la "$load_before" --arg lb "$load_after" \
         --argjson workers "$workers" --argjson rio_worker "$ratio_io_per_worker" \
+        --argjson capacity "${capacity:-null}" \
         'def r3: . * 1000 | round / 1000;
         {sluice_mpps: ($sluice | r3), testpmd_io_mpps: ($io | r3), testpmd_5tswap_mpps: ($swap | r3),
          ratio_io: $rio, ratio_5tswap: $rswap, gc_events_in_window: $gc, hugepages: $huge, seconds: $s,
          warmup: $w, safepoints_in_window: $sp, sluice_clean_exit: $clean, sluice_exit_status: $exit_status,
          sluice_thp_mib: $thp, core_busy_before_pct: $busy, load_before: $la, load_after: $lb,
-         workers: $workers, ratio_io_per_worker: $rio_worker}'
+         workers: $workers, ratio_io_per_worker: $rio_worker, connection_table_capacity: $capacity}'
 fi
 [[ "$sluice_clean" == true ]] || exit 1
