@@ -297,8 +297,14 @@ public final class Forwarder implements AutoCloseable
     // a two-armed node sends to the backends' router from the backend-facing port's own address).
     private PipelineConfig pipelineConfig(final WorkerConfig worker)
     {
+        return pipelineConfig(ownMacOf(worker.txPort()), config.forwarder().nextHopMacOf(worker.txPort()).value());
+    }
+
+    // The node's pipeline settings with the given MACs.
+    private PipelineConfig pipelineConfig(final long ownMac, final long nextHopMac)
+    {
         final ForwarderConfig f = config.forwarder();
-        return new PipelineConfig(ownMacOf(worker.txPort()), f.nextHopMacOf(worker.txPort()).value(),
+        return new PipelineConfig(ownMac, nextHopMac,
             f.tunnelSourceV4(), f.tunnelSourceV6(),
             f.hashSeed(), f.maglevTableSize(), f.connectionTable().capacity(), f.connectionTable().tcpIdleTimeoutNs(),
             f.connectionTable().udpIdleTimeoutNs(), f.connectionTable().otherIdleTimeoutNs(), f.tunnelMtu(),
@@ -458,14 +464,9 @@ public final class Forwarder implements AutoCloseable
             info("  JIT warm-up off (-D%s=%d)%n", WARMUP_BURSTS_PROPERTY, bursts);
             return;
         }
-        final ForwarderConfig f = config.forwarder();
-        final WorkerConfig first = f.workers().get(0);
-        final PipelineConfig pipelineConfig = new PipelineConfig(WARMUP_OWN_MAC, WARMUP_NEXT_HOP_MAC,
-            f.tunnelSourceV4(), f.tunnelSourceV6(), f.hashSeed(), f.maglevTableSize(), f.connectionTable().capacity(),
-            f.connectionTable().tcpIdleTimeoutNs(), f.connectionTable().udpIdleTimeoutNs(),
-            f.connectionTable().otherIdleTimeoutNs(), f.tunnelMtu(), f.maxVips(), f.maxBackends());
-        final PipelineWarmup.Result result =
-            PipelineWarmup.run(pipelineConfig, tunnelOptions(first.txPort()), bursts);
+        final WorkerConfig first = config.forwarder().workers().get(0);
+        final PipelineWarmup.Result result = PipelineWarmup.run(
+            pipelineConfig(WARMUP_OWN_MAC, WARMUP_NEXT_HOP_MAC), tunnelOptions(first.txPort()), bursts);
         info("  JIT warm-up: %d synthetic frames (%d forwarded, %d hits, %d misses) in %d ms%n", result.frames(),
             result.forwarded(), result.hits(), result.misses(), TimeUnit.NANOSECONDS.toMillis(result.nanos()));
     }

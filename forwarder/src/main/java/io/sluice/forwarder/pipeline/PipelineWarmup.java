@@ -176,15 +176,7 @@ public final class PipelineWarmup
 
     private static InetAddress address(final int ipv4)
     {
-        try
-        {
-            return InetAddress.getByAddress(new byte[]{(byte)(ipv4 >>> 24), (byte)(ipv4 >>> 16), (byte)(ipv4 >>> 8),
-                (byte)ipv4});
-        }
-        catch (final UnknownHostException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
+        return byAddress(new byte[]{(byte)(ipv4 >>> 24), (byte)(ipv4 >>> 16), (byte)(ipv4 >>> 8), (byte)ipv4});
     }
 
     private static InetAddress ipv6Backend(final int i)
@@ -195,6 +187,12 @@ public final class PipelineWarmup
         octets[2] = 0x0D;
         octets[3] = (byte)0xB8;
         octets[15] = (byte)(1 + i);
+        return byAddress(octets);
+    }
+
+    // Octets of the right length never fail getByAddress.
+    private static InetAddress byAddress(final byte[] octets)
+    {
         try
         {
             return InetAddress.getByAddress(octets);
