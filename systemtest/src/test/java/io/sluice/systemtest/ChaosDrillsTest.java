@@ -9,6 +9,7 @@ import io.sluice.common.control.ControlResponse;
 import io.sluice.common.control.ForwarderServices;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
+import io.sluice.testkit.HttpBackend;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.tags.NeedsDpdk;
 import io.sluice.testkit.tags.NeedsNetns;
@@ -152,8 +153,8 @@ class ChaosDrillsTest
         {
             final Path root = Files.createDirectories(directory.resolve("www-" + address));
             Files.writeString(healthFile(address), "ok\n");
-            BACKEND_SERVERS.put(address, backends.start(directory.resolve("backend-" + address + ".log"),
-                "/usr/bin/python3", "-m", "http.server", "8080", "--bind", address, "--directory", root.toString()));
+            BACKEND_SERVERS.put(address, HttpBackend.start(backends, directory.resolve("backend-" + address + ".log"),
+                address, 8080, root));
         }
         catch (final IOException ex)
         {

@@ -3,6 +3,7 @@ package io.sluice.systemtest;
 import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
+import io.sluice.testkit.HttpBackend;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
 import io.sluice.testkit.tags.NeedsDaemon;
@@ -218,8 +219,8 @@ class ControllerBgpIpv6Test
         try
         {
             final Path root = Files.createDirectories(directory.resolve("www-" + address.replace(':', '_')));
-            return backends.start(directory.resolve("backend-" + address.replace(':', '_') + ".log"),
-                "/usr/bin/python3", "-m", "http.server", "8080", "--bind", address, "--directory", root.toString());
+            return HttpBackend.start(backends, directory.resolve("backend-" + address.replace(':', '_') + ".log"),
+                address, 8080, root);
         }
         catch (final IOException ex)
         {

@@ -4,6 +4,7 @@ import io.sluice.testkit.BgpRouter;
 import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Commands;
 import io.sluice.testkit.Eventually;
+import io.sluice.testkit.HttpBackend;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.NetNs;
 import io.sluice.testkit.tags.NeedsDaemon;
@@ -236,8 +237,8 @@ class ControllerBgpTest
         try
         {
             final Path root = Files.createDirectories(directory.resolve("www-" + address));
-            BACKEND_SERVERS.add(backends.start(directory.resolve("backend-" + address + ".log"), "/usr/bin/python3",
-                "-m", "http.server", "8080", "--bind", address, "--directory", root.toString()));
+            BACKEND_SERVERS.add(
+                HttpBackend.start(backends, directory.resolve("backend-" + address + ".log"), address, 8080, root));
         }
         catch (final java.io.IOException ex)
         {

@@ -3,6 +3,7 @@ package io.sluice.systemtest;
 import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.testkit.Eventually;
+import io.sluice.testkit.HttpBackend;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.tags.NeedsDpdk;
 import io.sluice.testkit.tags.NeedsNetns;
@@ -82,8 +83,7 @@ class KernelPortTest
             Topology.kernelPortUp(lb, "10.10.1.2/24");
             final Path root = Files.createDirectories(directory.resolve("www"));
             Files.writeString(root.resolve("hello.txt"), "hello through the kernel port\n");
-            lb.start(directory.resolve("http.log"), "/usr/bin/python3", "-m", "http.server", "8080", "--bind",
-                "10.10.1.2", "--directory", root.toString());
+            HttpBackend.start(lb, directory.resolve("http.log"), "10.10.1.2", 8080, root);
         });
     }
 

@@ -4,6 +4,7 @@ import io.sluice.common.counters.CounterType;
 import io.sluice.common.counters.CountersFile;
 import io.sluice.testkit.BirdRouter;
 import io.sluice.testkit.Eventually;
+import io.sluice.testkit.HttpBackend;
 import io.sluice.testkit.Namespace;
 import io.sluice.testkit.tags.NeedsDaemon;
 import io.sluice.testkit.tags.NeedsDpdk;
@@ -127,8 +128,7 @@ class TwoArmedNodeTest
             backend.start(directory.resolve("gredecap.log"),
                 Node.repositoryRoot().resolve("native/build/sluice_gredecap").toString(), "--tun", "gre-decap0",
                 "--bind", "10.40.0.2", "--no-ipv6");
-            backend.start(directory.resolve("http.log"), "/usr/bin/python3", "-m", "http.server", "80", "--bind",
-                "0.0.0.0", "--directory", www.toString());
+            HttpBackend.start(backend, directory.resolve("http.log"), "0.0.0.0", 80, www);
             bird = net.stopping(BirdRouter.start(router, directory.resolve("bird"), "10.10.1.1", 65000,
                 List.of(new BirdRouter.Peer("lb", "10.10.1.2", 65001))), BirdRouter::stop);
 
