@@ -13,6 +13,9 @@
 #   scripts/bench-ab.sh /tmp/a.jar /tmp/b.jar
 # or compare JVM options on one jar:
 #   scripts/bench-ab.sh --jvm-b "-XX:+UseParallelGC" bench/target/sluice-benchmarks.jar bench/target/sluice-benchmarks.jar
+# A JVM option that wins here is not yet a win for the forwarder, whose compiled processBurst differs: judge it
+# there too (scripts/bench-forwarder-ab.sh --opts-b OPTIONS). -XX:-UseFPUForSpilling took 12% off a 64-flow hit
+# here and cost the forwarder 10% (docs/benchmarks.md, 2026-12-07).
 # or two Java runtimes:
 #   scripts/bench-ab.sh --java-b /usr/lib/jvm/temurin-25-jdk-amd64/bin/java JAR JAR
 set -euo pipefail
