@@ -119,7 +119,7 @@ fork_figure() {
     output=$("$java" -jar "$jar" 'io\.sluice\.bench\.PipelineBenchmark\.processBurst$' -p mode="$mode" \
         -p flows="$flows" -p capacity="$capacity" -wi 4 -w 1 -i 6 -r 1 -f 1 -jvm "$java" -jvmArgsAppend "$base_opts $extra" 2>&1) ||
         { echo "$output" | tail -n 20 >&2; die "JMH failed for $jar"; }
-    echo "$output" | awk '/^Iteration +[0-9]+:/ { print $3 }' | sort -g | awk -v stat="$stat" '
+    echo "$output" | awk '/^Iteration +[0-9]+:/ && $3 ~ /^[0-9.]+$/ { print $3 }' | sort -g | awk -v stat="$stat" '
         { v[NR] = $1 }
         END {
             if (NR == 0) exit 1
