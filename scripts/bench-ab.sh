@@ -113,23 +113,39 @@ java_b=$(command -v "${java_b:-$SLUICE_JAVA}") || usage_error "no java executabl
 base_opts="--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED -Dagrona.disable.bounds.checks=true"
 base_opts+=" -XX:InlineSmallCode=6000"
 
-# Runs one fork and prints its figure (ns/packet): the fastest or the median of its measurement iterations.
-fork_figure() {
-    local java="$1" jar="$2" extra="$3" output
-    output=$("$java" -jar "$jar" 'io\.sluice\.bench\.PipelineBenchmark\.processBurst$' -p mode="$mode" \
-        -p flows="$flows" -p capacity="$capacity" -wi 4 -w 1 -i 6 -r 1 -f 1 -jvm "$java" -jvmArgsAppend "$base_opts $extra" 2>&1) ||
-        { echo "$output" | tail -n 20 >&2; die "JMH failed for $jar"; }
-    echo "$output" | awk '/^Iteration +[0-9]+:/ && $3 ~ /^[0-9.]+$/ { print $3 }' | sort -g | awk -v stat="$stat" '
-        { v[NR] = $1 }
-        END {
-            if (NR == 0) exit 1
-            if (stat == "min") printf "%.1f\n", v[1]
-            else printf "%.1f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-        }' ||
-        die "no measurement iterations in the output for $jar"
+# median FORMAT VALUE...: the median of the values, printed with the printf format
+median() {
+    local format="$1"
+    shift
+    printf '%s\n' "$@" | sort -g | awk -v f="$format" \
+        '{ v[NR] = $1 } END { printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# smallest VALUE...: the smallest of the values, as given
+smallest() {
+    printf '%s\n' "$@" | sort -g | head -n 1
 }
 
-echo "bench-ab: PipelineBenchmark.processBurst, mode $mode, $flows flows, capacity $capacity, $rounds rounds (ns/packet, each fork's $stat of 6 iterations)"
+# Measurement iterations of each fork.
+iterations=6
+
+# Runs one fork and prints its figure (ns/packet): the fastest or the median of its measurement iterations.
+fork_figure() {
+    local java="$1" jar="$2" extra="$3" output values
+    output=$("$java" -jar "$jar" 'io\.sluice\.bench\.PipelineBenchmark\.processBurst$' -p mode="$mode" \
+        -p flows="$flows" -p capacity="$capacity" -wi 4 -w 1 -i "$iterations" -r 1 -f 1 -jvm "$java" \
+        -jvmArgsAppend "$base_opts $extra" 2>&1) ||
+        { echo "$output" | tail -n 20 >&2; die "JMH failed for $jar"; }
+    # only lines whose third field is a number: flood mode's tear-down prints text on an iteration's line
+    mapfile -t values < <(echo "$output" | awk '/^Iteration +[0-9]+:/ && $3 ~ /^[0-9.]+$/ { print $3 }')
+    [[ ${#values[@]} -gt 0 ]] || die "no measurement iterations in the output for $jar"
+    if [[ "$stat" == min ]]; then
+        printf '%.1f\n' "$(smallest "${values[@]}")"
+    else
+        median '%.1f\n' "${values[@]}"
+    fi
+}
+
+echo "bench-ab: PipelineBenchmark.processBurst, mode $mode, $flows flows, capacity $capacity, $rounds rounds (ns/packet, each fork's $stat of $iterations iterations)"
 echo "  A = $java_a -jar ${jars[0]} ${jvm_a}"
 echo "  B = $java_b -jar ${jars[1]} ${jvm_b}"
 a_values=()
@@ -147,13 +163,6 @@ for ((round = 1; round <= rounds; round++)); do
     printf '  round %d: A %6.1f  B %6.1f  B/A %.3f\n' "$round" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { print b / a }')"
 done
 
-# median FORMAT VALUE...: the median of the values, printed with the printf format
-median() {
-    local format="$1"
-    shift
-    printf '%s\n' "$@" | sort -g | awk -v f="$format" \
-        '{ v[NR] = $1 } END { printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 ratios=()
 wins=0
 for ((i = 0; i < rounds; i++)); do
@@ -162,8 +171,8 @@ for ((i = 0; i < rounds; i++)); do
         wins=$((wins + 1))
     fi
 done
-min_a=$(printf '%s\n' "${a_values[@]}" | sort -g | head -n 1)
-min_b=$(printf '%s\n' "${b_values[@]}" | sort -g | head -n 1)
+min_a=$(smallest "${a_values[@]}")
+min_b=$(smallest "${b_values[@]}")
 # Two figures for B against A: the median of the rounds' ratios, and the ratio of each side's fastest fork (the
 # one a slow phase of the host touched least; the steadier of the two when some rounds ran in a slow phase).
 echo "summary: A median $(median %.1f "${a_values[@]}") min $min_a | B median $(median %.1f "${b_values[@]}")" \
