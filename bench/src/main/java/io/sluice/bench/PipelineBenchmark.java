@@ -133,8 +133,10 @@ public class PipelineBenchmark
             {
                 state.addBackend(vip, InetAddress.getByAddress(BenchmarkBackends.identity(i)), 1, true);
             }
-            final ConnectionTable connections = new ConnectionTable(config.connectionTableCapacity(),
-                config.tcpIdleTimeoutNs(), config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs());
+            // as the forwarder makes it (Forwarder.newPipeline): growing from ConnectionTable.GROWTH_START entries
+            final ConnectionTable connections = ConnectionTable.growing(config.connectionTableCapacity(),
+                config.hashSeed() ^ ConnectionTable.DEFAULT_HASH_SEED, config.tcpIdleTimeoutNs(),
+                config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs());
             final TunnelOptions options = switch (tunnel)
             {
                 case "none" -> TunnelOptions.NONE;

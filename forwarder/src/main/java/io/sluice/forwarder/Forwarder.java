@@ -507,9 +507,16 @@ public final class Forwarder implements AutoCloseable
         final TunnelOptions tunnelOptions, final boolean repliesOnRxPort)
     {
         final ForwarderConfig f = config.forwarder();
-        final ConnectionTable table = new ConnectionTable(pipelineConfig.connectionTableCapacity(),
-            pipelineConfig.tcpIdleTimeoutNs(), pipelineConfig.udpIdleTimeoutNs(), pipelineConfig.otherIdleTimeoutNs());
+        // Grows as flows arrive: few flows stay in few pages.
+        final ConnectionTable table = ConnectionTable.growing(pipelineConfig.connectionTableCapacity(),
+            pipelineConfig.hashSeed() ^ ConnectionTable.DEFAULT_HASH_SEED, pipelineConfig.tcpIdleTimeoutNs(),
+            pipelineConfig.udpIdleTimeoutNs(), pipelineConfig.otherIdleTimeoutNs());
         info("  rx-worker-%d: connection table %s%n", worker, table.describeMemory());
+        if (table.entriesInUse() < table.capacity())
+        {
+            info("  rx-worker-%d: connection table uses %d entries at first, doubling as flows fill a quarter%n",
+                worker, table.entriesInUse());
+        }
         final PacketPipeline pipeline =
             new PacketPipeline(pipelineConfig, tunnelOptions, publisher, table,
                 new PipelineCounters(f.maxVips(), f.maxBackends()));

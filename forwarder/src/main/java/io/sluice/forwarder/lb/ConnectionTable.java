@@ -5,9 +5,11 @@ import org.agrona.UnsafeApi;
 
 /**
  * A worker's own connection table: flow key to backend, so a flow keeps its backend when the Maglev table
- * changes (Maglev §3.3). Owned by one worker thread, never shared, never resized.
+ * changes (Maglev §3.3). Owned by one worker thread, never shared.
  * <p>
- * Fixed capacity (a power of two), off-heap, 32 bytes per entry, two entries per cache line:
+ * A capacity (a power of two) mapped at creation, of which a table may use a power-of-two part at first and double
+ * it as it fills ({@link #ConnectionTable(int, int, long, long, long, long)}); off-heap, 32 bytes per entry, two
+ * entries per cache line:
  * <pre>
  *   0  key word A        8  key word B        16 last seen (ns)   24 backend slot     28 backend generation
  * </pre>
@@ -47,8 +49,35 @@ public final class ConnectionTable extends ConnectionTableFields
     private static final int LAST_SEEN_OFFSET = 16;
     private static final int BACKEND_OFFSET = 24;
     private static final int GENERATION_OFFSET = 28;
+    /**
+     * The entries a growing table starts with (see {@link #ConnectionTable(int, int, long, long, long, long)}): 1 MiB
+     * of them, 256 pages of 4 KiB.
+     */
+    public static final int GROWTH_START = 1 << 15;
+    /** The table hash's seed of a table made without one. */
+    public static final long DEFAULT_HASH_SEED = 0x5851F42D4C957F2DL;
+    /** Old entries {@link #migrate} moves a call (once a burst): a doubling ends even when no flow is new. */
+    public static final int MIGRATE_STEP = 64;
+    /**
+     * Old entries each insert moves while migrating, besides {@link #MIGRATE_STEP} a burst: a flood of new flows
+     * (every frame an insert) still ends a doubling within an eighth of the new entries' inserts, before the table is
+     * a quarter full again, so the old entries a doubling has not moved yet do not crowd the new ones' windows.
+     */
+    public static final int MIGRATE_PER_INSERT = 8;
+    /**
+     * A growing table doubles when more than 1 / GROWTH_LOAD of its entries in use hold a key: at a quarter full, a
+     * window of 8 is full about as rarely as in a table that does not grow (docs/benchmarks.md), where at half full
+     * four times as many live flows were evicted.
+     */
+    public static final int GROWTH_LOAD = 4;
+
     private static final long KIND_IPV4 = 1L << 56;
     private static final long KIND_IPV6 = 2L << 56;
+    // Word B of an entry whose key was moved to its window under a doubled mask (or dropped there): never a key's
+    // word B, never empty, always expired (MOVED_SEEN), so a lookup passes it and an insert may take it.
+    private static final long KIND_MOVED = 3L << 56;
+    private static final long KIND_MASK = 0xFFL << 56;
+    private static final long MOVED_SEEN = Long.MIN_VALUE / 2;
     private static final int PROTOCOL_SHIFT = 32;
     private static final int PROTOCOL_MASK = 0xFF_FFFF;
 
@@ -70,7 +99,80 @@ public final class ConnectionTable extends ConnectionTableFields
     public ConnectionTable(
         final int capacity, final long tcpTimeoutNs, final long udpTimeoutNs, final long otherTimeoutNs)
     {
-        super(capacity, tcpTimeoutNs, udpTimeoutNs, otherTimeoutNs);
+        this(capacity, capacity, DEFAULT_HASH_SEED, tcpTimeoutNs, udpTimeoutNs, otherTimeoutNs);
+    }
+
+    /**
+     * Creates a table that uses {@code initialCapacity} of its entries at first and doubles them while it fills, up
+     * to {@code capacity}: a table that holds few flows keeps them in few pages, so its lookups miss the TLB less
+     * (on a virtual machine whose host maps the guest with small pages, each such miss is a two-dimensional page
+     * walk). The memory for the whole capacity is mapped at once, as for a table that does not grow.
+     * <p>
+     * An insert that takes the table past a quarter of the entries in use ({@link #GROWTH_LOAD}) doubles them;
+     * then each old entry whose window has changed is moved, {@link #MIGRATE_PER_INSERT} old entries an insert and
+     * {@link #MIGRATE_STEP} a call of {@link #migrate} (once a burst while {@link #migrating()}), and until all are
+     * moved a lookup that misses under the new mask looks again under the old one.
+     * Every lookup and warm must be given {@link #hash}'s value: moving an entry hashes its key again.
+     *
+     * @param capacity        most entries, a power of two of at least {@link #BUCKET_SIZE}.
+     * @param initialCapacity entries in use at first, a power of two from {@link #BUCKET_SIZE} to capacity.
+     * @param hashSeed        the table hash's seed.
+     * @param tcpTimeoutNs    idle time after which a TCP entry expires.
+     * @param udpTimeoutNs    idle time after which a UDP entry expires.
+     * @param otherTimeoutNs  idle time for other protocols and fragments.
+     */
+    public ConnectionTable(
+        final int capacity,
+        final int initialCapacity,
+        final long hashSeed,
+        final long tcpTimeoutNs,
+        final long udpTimeoutNs,
+        final long otherTimeoutNs)
+    {
+        super(capacity, initialCapacity, hashSeed, tcpTimeoutNs, udpTimeoutNs, otherTimeoutNs);
+    }
+
+    /**
+     * Creates a worker's table as the forwarder does: growing from {@link #GROWTH_START} entries (or the capacity,
+     * when smaller) to the capacity.
+     *
+     * @param capacity       most entries, a power of two of at least {@link #BUCKET_SIZE}.
+     * @param hashSeed       the table hash's seed.
+     * @param tcpTimeoutNs   idle time after which a TCP entry expires.
+     * @param udpTimeoutNs   idle time after which a UDP entry expires.
+     * @param otherTimeoutNs idle time for other protocols and fragments.
+     * @return the table.
+     */
+    public static ConnectionTable growing(
+        final int capacity,
+        final long hashSeed,
+        final long tcpTimeoutNs,
+        final long udpTimeoutNs,
+        final long otherTimeoutNs)
+    {
+        return new ConnectionTable(capacity, Math.min(capacity, GROWTH_START), hashSeed, tcpTimeoutNs, udpTimeoutNs,
+            otherTimeoutNs);
+    }
+
+    /**
+     * Returns the table hash of a key, the hash {@link #find} and {@link #warm} take.
+     *
+     * @param key the flow.
+     * @return {@code key.tableHash(hashSeed())}.
+     */
+    public long hash(final FlowKey key)
+    {
+        return key.tableHash(hashSeed);
+    }
+
+    /**
+     * Returns the table hash's seed.
+     *
+     * @return the seed given at creation, or {@link #DEFAULT_HASH_SEED}.
+     */
+    public long hashSeed()
+    {
+        return hashSeed;
     }
 
     /**
@@ -96,6 +198,13 @@ public final class ConnectionTable extends ConnectionTableFields
      * @return the entry index ({@code >= 0}) on a hit; {@code -(index + 1)} of the entry to insert into on a miss.
      */
     public int find(final FlowKey key, final long hash, final long nowNs)
+    {
+        final int found = lookup(key, hash, nowNs);
+        return found >= 0 || oldMask == 0 ? found : findUnmoved(key, hash, nowNs, found);
+    }
+
+    // find under the mask in use.
+    private int lookup(final FlowKey key, final long hash, final long nowNs)
     {
         final boolean ipv6 = key.length != FlowKey.IPV4_KEY_LENGTH;
         final long wordA = ipv6 ? fold(key) : key.w0;
@@ -137,6 +246,40 @@ public final class ConnectionTable extends ConnectionTableFields
             }
         }
         return expired >= 0 ? markExpired(expired) : markEvicting(oldest);
+    }
+
+    // While old entries are being moved (migrating): a key that misses under the new mask may still lie in its
+    // window under the old one. Returns its entry when live there, else the first lookup's miss, whose outcome
+    // (lastMissEvicts, lastMissExpired) stands: a new or expired flow is inserted under the new mask, and an expired
+    // copy left under the old one is never live again (time does not go back).
+    private int findUnmoved(final FlowKey key, final long hash, final long nowNs, final int miss)
+    {
+        final boolean ipv6 = key.length != FlowKey.IPV4_KEY_LENGTH;
+        final long wordA = ipv6 ? fold(key) : key.w0;
+        final long wordB = ipv6 ? key.w4 | KIND_IPV6 : key.w1 | KIND_IPV4;
+        final int mask = oldMask;
+        final int first = (int)hash & mask;
+        for (int probe = 0; probe < BUCKET_SIZE; probe++)
+        {
+            final int i = (first + probe) & mask;
+            final long at = entry(i);
+            final long b = UnsafeApi.getLong(at + KEY_WORD_B_OFFSET);
+            if (b == 0)
+            {
+                return miss;
+            }
+            if (b == wordB && UnsafeApi.getLong(at + KEY_WORD_A_OFFSET) == wordA && (!ipv6 || holdsIpv6(i, key)))
+            {
+                return isLive(at, b, nowNs) ? i : miss;
+            }
+        }
+        return miss;
+    }
+
+    private boolean isLive(final long at, final long b, final long nowNs)
+    {
+        final long seen = UnsafeApi.getLong(at + LAST_SEEN_OFFSET);
+        return nowNs - seen <= timeoutNs((int)(b >>> PROTOCOL_SHIFT) & PROTOCOL_MASK);
     }
 
     // Word A of an IPv6 key: a fold of its four address words, so that a probe over another IPv6 flow with the
@@ -224,7 +367,8 @@ public final class ConnectionTable extends ConnectionTableFields
     public void insert(final int index, final FlowKey key, final int backend, final int generation, final long nowNs)
     {
         final long at = entry(index);
-        if (UnsafeApi.getLong(at + KEY_WORD_B_OFFSET) == 0)
+        final long was = UnsafeApi.getLong(at + KEY_WORD_B_OFFSET);
+        if (was == 0 || was == KIND_MOVED)
         {
             size++;
         }
@@ -256,6 +400,138 @@ public final class ConnectionTable extends ConnectionTableFields
         UnsafeApi.putLong(at + LAST_SEEN_OFFSET, nowNs);
         UnsafeApi.putInt(at + BACKEND_OFFSET, backend);
         UnsafeApi.putInt(at + GENERATION_OFFSET, generation);
+        if (oldMask != 0)
+        {
+            moveOldEntries(MIGRATE_PER_INSERT, nowNs);
+        }
+        else if (size > growAt)
+        {
+            grow();
+        }
+    }
+
+    // Doubles the entries in use. The new half is empty (never written), so a lookup under the new mask stops there
+    // at once, and findUnmoved looks under the old one until migrate has moved every old entry.
+    private void grow()
+    {
+        oldMask = indexMask;
+        indexMask = indexMask << 1 | 1;
+        migrateCursor = 0;
+        growAt = Integer.MAX_VALUE;
+    }
+
+    /**
+     * Tells whether the entries of the last doubling are still being moved: the worker then calls {@link #migrate}
+     * once a burst.
+     *
+     * @return true while migrating.
+     */
+    public boolean migrating()
+    {
+        return oldMask != 0;
+    }
+
+    /**
+     * Moves the next {@link #MIGRATE_STEP} old entries of the last doubling to their windows under the new mask:
+     * an entry a lookup under the new mask would reach (in its window, no empty entry before it) stays; a live one
+     * moves to its window's first empty or expired entry, and is dropped (an eviction) when there is none; an
+     * expired one is dropped. The last step ends the migration and lets the table double again when more than a
+     * quarter of its entries hold a key.
+     *
+     * @param nowNs the current time.
+     */
+    public void migrate(final long nowNs)
+    {
+        moveOldEntries(MIGRATE_STEP, nowNs);
+    }
+
+    private void moveOldEntries(final int count, final long nowNs)
+    {
+        final int oldEntries = oldMask + 1;
+        final int end = Math.min(migrateCursor + count, oldEntries);
+        for (int j = migrateCursor; j < end; j++)
+        {
+            moveToWindow(j, nowNs);
+        }
+        migrateCursor = end;
+        if (end == oldEntries)
+        {
+            oldMask = 0;
+            final int entries = indexMask + 1;
+            growAt = entries < capacity ? entries / GROWTH_LOAD : Integer.MAX_VALUE;
+        }
+    }
+
+    private void moveToWindow(final int j, final long nowNs)
+    {
+        final long from = entry(j);
+        final long b = UnsafeApi.getLong(from + KEY_WORD_B_OFFSET);
+        if (b == 0 || b == KIND_MOVED)
+        {
+            return;
+        }
+        final boolean ipv6 = (b & KIND_MASK) == KIND_IPV6;
+        final long words = ipv6Words(j);
+        final long hash = ipv6 ?
+            FlowKey.tableHash(UnsafeApi.getLong(words), UnsafeApi.getLong(words + 8), UnsafeApi.getLong(words + 16),
+                UnsafeApi.getLong(words + 24), b & ~KIND_MASK, true, hashSeed) :
+            FlowKey.tableHash(UnsafeApi.getLong(from + KEY_WORD_A_OFFSET), b & ~KIND_MASK, 0, 0, 0, false, hashSeed);
+        final int mask = indexMask;
+        final int first = (int)hash & mask;
+        int target = -1;
+        for (int probe = 0; probe < BUCKET_SIZE; probe++)
+        {
+            final int i = (first + probe) & mask;
+            if (i == j)
+            {
+                return; // a lookup reaches it where it is
+            }
+            final long at = entry(i);
+            final long ib = UnsafeApi.getLong(at + KEY_WORD_B_OFFSET);
+            if (ib == 0)
+            {
+                target = target < 0 ? i : target;
+                break;
+            }
+            if (target < 0 && !isLive(at, ib, nowNs))
+            {
+                target = i;
+            }
+        }
+        if (!isLive(from, b, nowNs))
+        {
+            size--; // expired, and no lookup would reach it: dropped
+        }
+        else if (target < 0)
+        {
+            size--; // its window is full of live flows
+            evictions++;
+        }
+        else
+        {
+            moveEntry(from, j, target, ipv6);
+        }
+        UnsafeApi.putLong(from + KEY_WORD_B_OFFSET, KIND_MOVED);
+        UnsafeApi.putLong(from + LAST_SEEN_OFFSET, MOVED_SEEN);
+    }
+
+    private void moveEntry(final long from, final int j, final int target, final boolean ipv6)
+    {
+        final long to = entry(target);
+        final long was = UnsafeApi.getLong(to + KEY_WORD_B_OFFSET);
+        if (was != 0 && was != KIND_MOVED)
+        {
+            size--; // an expired flow's entry reused
+            expirations++;
+        }
+        UnsafeApi.putLong(to + KEY_WORD_A_OFFSET, UnsafeApi.getLong(from + KEY_WORD_A_OFFSET));
+        UnsafeApi.putLong(to + KEY_WORD_B_OFFSET, UnsafeApi.getLong(from + KEY_WORD_B_OFFSET));
+        UnsafeApi.putLong(to + LAST_SEEN_OFFSET, UnsafeApi.getLong(from + LAST_SEEN_OFFSET));
+        UnsafeApi.putLong(to + BACKEND_OFFSET, UnsafeApi.getLong(from + BACKEND_OFFSET));
+        if (ipv6)
+        {
+            UnsafeApi.copyMemory(ipv6Words(j), ipv6Words(target), IPV6_WORDS_LENGTH);
+        }
     }
 
     /**
@@ -356,7 +632,18 @@ public final class ConnectionTable extends ConnectionTableFields
     }
 
     /**
-     * Returns how many entries were ever filled (live or expired, not yet overwritten).
+     * Returns how many entries are in use now: {@link #capacity} for a table that does not grow, else the entries
+     * indexes are masked to since the last doubling.
+     *
+     * @return entries in use.
+     */
+    public int entriesInUse()
+    {
+        return indexMask + 1;
+    }
+
+    /**
+     * Returns how many entries hold a flow's key (live or expired, not yet overwritten).
      *
      * @return occupied entries.
      */

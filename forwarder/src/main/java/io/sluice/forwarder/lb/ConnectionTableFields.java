@@ -24,31 +24,55 @@ abstract class ConnectionTableFields extends ConnectionTableLhsPadding
     // Address of the IPv6 address words of entry 0: the second array, right after the first.
     final long ipv6Address;
     final int capacity;
-    final int indexMask;
+    // The entries in use: indexes are masked to them. Below capacity while the table is still growing (see
+    // ConnectionTable#grow); the memory for all of capacity is mapped from the start.
+    int indexMask;
+    // Seed of the table hash (FlowKey#tableHash) every find and warm is given, so a growing table can place an
+    // entry again from its key words.
+    final long hashSeed;
     final long tcpTimeoutNs;
     final long udpTimeoutNs;
     final long otherTimeoutNs;
 
     int size;
+    // The size past which an insert doubles the entries in use (Integer.MAX_VALUE: at capacity, or migrating).
+    int growAt;
+    // While the entries of the last doubling are being moved to their new windows: the mask of the entries in use
+    // before it (0 when none are being moved), and the next old entry to move.
+    int oldMask;
+    int migrateCursor;
     long evictions;
     long expirations;
     boolean lastMissEvicts;
     boolean lastMissExpired;
 
     ConnectionTableFields(
-        final int capacity, final long tcpTimeoutNs, final long udpTimeoutNs, final long otherTimeoutNs)
+        final int capacity,
+        final int initialCapacity,
+        final long hashSeed,
+        final long tcpTimeoutNs,
+        final long udpTimeoutNs,
+        final long otherTimeoutNs)
     {
         if (capacity < ConnectionTable.BUCKET_SIZE || !BitUtil.isPowerOfTwo(capacity))
         {
             throw new IllegalArgumentException("connection table capacity must be a power of two >= " +
                 ConnectionTable.BUCKET_SIZE + ", got " + capacity);
         }
+        if (initialCapacity < ConnectionTable.BUCKET_SIZE || !BitUtil.isPowerOfTwo(initialCapacity) ||
+            initialCapacity > capacity)
+        {
+            throw new IllegalArgumentException("connection table initial capacity must be a power of two from " +
+                ConnectionTable.BUCKET_SIZE + " to the capacity " + capacity + ", got " + initialCapacity);
+        }
         if (tcpTimeoutNs <= 0 || udpTimeoutNs <= 0 || otherTimeoutNs <= 0)
         {
             throw new IllegalArgumentException("connection timeouts must be > 0");
         }
         this.capacity = capacity;
-        this.indexMask = capacity - 1;
+        this.indexMask = initialCapacity - 1;
+        this.hashSeed = hashSeed;
+        this.growAt = initialCapacity < capacity ? initialCapacity / ConnectionTable.GROWTH_LOAD : Integer.MAX_VALUE;
         this.tcpTimeoutNs = tcpTimeoutNs;
         this.udpTimeoutNs = udpTimeoutNs;
         this.otherTimeoutNs = otherTimeoutNs;

@@ -114,8 +114,16 @@ public final class FlowKey
      */
     public long tableHash(final long seed)
     {
+        return tableHash(w0, w1, w2, w3, w4, length != IPV4_KEY_LENGTH, seed);
+    }
+
+    // The table hash of a key's words: for a key held here, and for one a connection table reads back from an entry
+    // when it moves the entry (ConnectionTable, growing).
+    static long tableHash(
+        final long w0, final long w1, final long w2, final long w3, final long w4, final boolean ipv6, final long seed)
+    {
         long h = tableMix(w0 ^ seed, TABLE_M0) + tableMix(w1 ^ Long.rotateLeft(seed, 17), TABLE_M1);
-        if (length != IPV4_KEY_LENGTH)
+        if (ipv6)
         {
             h += tableMix(w2 ^ Long.rotateLeft(seed, 29), TABLE_M2) +
                 tableMix(w3 ^ Long.rotateLeft(seed, 41), TABLE_M3) + tableMix(w4 ^ Long.rotateLeft(seed, 53), TABLE_M4);

@@ -45,7 +45,6 @@ public final class PacketPipeline
     private static final int VIP_MASK = 0xFFFF;
     private static final int IPV6_PACKET = 0x100;
     private static final long NO_VIP_MEMO = -1;
-    private static final long TABLE_SEED = 0x5851F42D4C957F2DL;
     private static final int TOO_BIG = -1 - DropReason.ENCAPSULATED_TOO_BIG.ordinal();
 
     private final FlowKey[] keys = new FlowKey[FrameBurst.MAX_BURST];
@@ -168,7 +167,7 @@ public final class PacketPipeline
         this.connections = connections;
         this.counters = counters;
         this.hashSeed = config.hashSeed();
-        this.tableSeed = config.hashSeed() ^ TABLE_SEED;
+        this.tableSeed = connections.hashSeed();
         this.snapshot = snapshots.current();
         for (int i = 0; i < keys.length; i++)
         {
@@ -404,6 +403,10 @@ public final class PacketPipeline
             }
         }
         counters.verdicts[Verdict.FORWARD] += forwarded;
+        if (connections.migrating())
+        {
+            connections.migrate(nowNs);
+        }
         // More than 3 misses in 8 matched frames: then early hashing costs less than late (docs/benchmarks.md).
         eagerFlowHash = (counters.connectionMisses - missesBefore) * 8 > matched * 3L;
         warmWindows = (connections.evictions() - evictionsBefore) * 8 > matched * 3L;
@@ -506,6 +509,10 @@ public final class PacketPipeline
         if (verdict == Verdict.FORWARD)
         {
             counters.verdicts[Verdict.FORWARD]++;
+        }
+        if (connections.migrating())
+        {
+            connections.migrate(nowNs);
         }
         return verdict;
     }

@@ -20,6 +20,7 @@ import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -138,6 +139,36 @@ class ConnectionStickinessTest
                 wouldMove++;
             }
         }
+        assertTrue(wouldMove > FLOWS / 20, "the new table moves about 1/11 of flows; only " + wouldMove + " moved");
+    }
+
+    @Test
+    void keepsEveryFlowOnItsBackendWhileTheTableGrows()
+    {
+        // the same flows through a table that starts with 8 entries: it doubles ten times while they arrive, its
+        // entries moved a few an insert and a step a packet; then the Maglev table changes, and every flow must
+        // still find its entry
+        final PipelineConfig config = PipelineConfig.withDefaults(0x0200_0000_0001L, 0x0200_0000_0002L,
+            (Inet4Address)address("10.0.0.100"), null, 0);
+        final ConnectionTable table = new ConnectionTable(1 << 14, 8, 0x5EED, config.tcpIdleTimeoutNs(),
+            config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs());
+        counters = new PipelineCounters(config.maxVips(), config.maxBackends());
+        pipeline = new PacketPipeline(config, publisher, table, counters);
+        final int[] before = sendAll();
+        assertEquals(1 << 13, table.entriesInUse(), "2000 flows: doubled from 8 to 8192 entries");
+        state.addBackend(vip, backend(10), 1, true);
+        publish();
+
+        int wouldMove = 0;
+        for (int flow = 0; flow < FLOWS; flow++)
+        {
+            assertEquals(before[flow], send(flow), "flow " + flow + " kept its backend (evictions " +
+                table.evictions() + ")");
+            wouldMove += maglevChoice(flow) != before[flow] ? 1 : 0;
+        }
+        assertFalse(table.migrating());
+        assertEquals(0, table.evictions());
+        assertEquals(FLOWS, counters.connectionMisses(), "one miss a flow: its first packet");
         assertTrue(wouldMove > FLOWS / 20, "the new table moves about 1/11 of flows; only " + wouldMove + " moved");
     }
 
