@@ -356,7 +356,9 @@ public final class ConnectionTable extends ConnectionTableFields
     }
 
     /**
-     * Writes an entry at the place a missed {@link #find} returned, replacing whatever was there.
+     * Writes an entry at the place a missed {@link #find} returned, replacing whatever was there; except that a
+     * growing table that would evict a live flow there doubles (or moves the window's entries, while moving) and
+     * writes the entry where a lookup under the new mask finds room, so it evicts only once at its capacity.
      *
      * @param index      entry index (decoded from {@code find}'s negative result).
      * @param key        the flow.
@@ -366,7 +368,9 @@ public final class ConnectionTable extends ConnectionTableFields
      */
     public void insert(final int index, final FlowKey key, final int backend, final int generation, final long nowNs)
     {
-        final long at = entry(index);
+        final int slot = lastMissEvicts && (oldMask != 0 || indexMask < capacity - 1) ?
+            makeRoom(key, nowNs, index) : index;
+        final long at = entry(slot);
         final long was = UnsafeApi.getLong(at + KEY_WORD_B_OFFSET);
         if (was == 0 || was == KIND_MOVED)
         {
@@ -389,7 +393,7 @@ public final class ConnectionTable extends ConnectionTableFields
         }
         else
         {
-            final long words = ipv6Words(index);
+            final long words = ipv6Words(slot);
             UnsafeApi.putLong(words, key.w0);
             UnsafeApi.putLong(words + 8, key.w1);
             UnsafeApi.putLong(words + 16, key.w2);
@@ -408,6 +412,26 @@ public final class ConnectionTable extends ConnectionTableFields
         {
             grow();
         }
+    }
+
+    // The key's window is full of live flows while the table can still double, or is still moving entries: rather
+    // than evict one, double now (unless moving already) and move the window's entries that belong elsewhere under
+    // the new mask, then look again. The key is in neither layout (its find missed both), so the second lookup
+    // misses too; it evicts only if every entry of the key's new window stays. Returns where to insert.
+    private int makeRoom(final FlowKey key, final long nowNs, final int index)
+    {
+        final int lookupMask = indexMask;
+        if (oldMask == 0)
+        {
+            grow();
+        }
+        final long hash = key.tableHash(hashSeed);
+        for (int probe = 0; probe < BUCKET_SIZE; probe++)
+        {
+            moveToWindow(((int)hash + probe) & lookupMask, nowNs);
+        }
+        final int found = lookup(key, hash, nowNs);
+        return found < 0 ? -1 - found : index;
     }
 
     // Doubles the entries in use. The new half is empty (never written), so a lookup under the new mask stops there

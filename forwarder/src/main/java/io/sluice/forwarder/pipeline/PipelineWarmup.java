@@ -31,8 +31,9 @@ import java.nio.ByteOrder;
  * for), through the node's own {@link PipelineConfig} and {@link TunnelOptions}, so the same encapsulation runs as
  * in production; every burst carries {@link #ESTABLISHED_PER_BURST} frames of a fixed set of flows and the rest new
  * flows (about one lookup in eight misses: both paths hot, the hits mostly). Everything it uses is its own: its
- * snapshot, a small connection table, counters; nothing it does reaches the node's state, counters or ports. The
- * addresses are from the documentation and benchmarking ranges and never leave the process.
+ * snapshot, a small connection table (growing, as the workers' do), counters; nothing it does reaches the node's
+ * state, counters or ports. The addresses are from the documentation and benchmarking ranges and never leave the
+ * process.
  */
 public final class PipelineWarmup
 {
@@ -43,6 +44,7 @@ public final class PipelineWarmup
 
     private static final int FLOWS = 2048;
     private static final int TABLE_CAPACITY = 8192;
+    private static final int TABLE_START = 512;
     private static final int BACKENDS = 10;
     private static final int HEADROOM = 128;
     private static final int SLOT_LENGTH = 256;
@@ -66,8 +68,9 @@ public final class PipelineWarmup
      * @param hits      connection-table hits.
      * @param misses    connection-table misses.
      * @param nanos     wall time taken.
+     * @param doublings how many times its connection table doubled its entries in use.
      */
-    public record Result(long bursts, long frames, long forwarded, long hits, long misses, long nanos)
+    public record Result(long bursts, long frames, long forwarded, long hits, long misses, long nanos, int doublings)
     {
     }
 
@@ -96,7 +99,12 @@ public final class PipelineWarmup
         {
             state.addBackend(vip, ipv4Backends ? address(0xC633_6400 + 1 + i) : ipv6Backend(i), 1, true);
         }
-        final ConnectionTable table = new ConnectionTable(TABLE_CAPACITY, scratch.tcpIdleTimeoutNs(),
+        // A growing table, as the workers' (Forwarder), that doubles from TABLE_START while the first bursts fill it:
+        // the JIT then compiles the doubling's paths (moves on insert and a burst, the lookup under the old mask)
+        // from a profile that has seen them, instead of leaving uncommon traps that the first doubling under
+        // traffic would hit.
+        final ConnectionTable table = new ConnectionTable(TABLE_CAPACITY, TABLE_START,
+            scratch.hashSeed() ^ ConnectionTable.DEFAULT_HASH_SEED, scratch.tcpIdleTimeoutNs(),
             scratch.udpIdleTimeoutNs(), scratch.otherIdleTimeoutNs());
         final PipelineCounters counters = new PipelineCounters(1, BACKENDS);
         final PacketPipeline pipeline =
@@ -154,7 +162,8 @@ public final class PipelineWarmup
             forwarded += pipeline.processBurst(burst, nowNs);
         }
         return new Result(bursts, (long)bursts * FrameBurst.MAX_BURST, forwarded, counters.connectionHits(),
-            counters.connectionMisses(), System.nanoTime() - start);
+            counters.connectionMisses(), System.nanoTime() - start,
+            Integer.numberOfTrailingZeros(table.entriesInUse() / TABLE_START));
     }
 
     private static void writeFrame(final UnsafeBuffer b, final int at, final PipelineConfig config)

@@ -174,6 +174,56 @@ class ConnectionTableGrowthTest
     }
 
     @Test
+    void aFullWindowDoublesTheTableInsteadOfEvictingWhileItCanGrow()
+    {
+        // nine flows whose table hashes agree in the 6 index bits of 64 entries: one window cannot hold them, but
+        // five and four of them differ in the seventh bit, which a doubling to 128 entries adds; nine flows are far
+        // from a quarter of 64 entries, so only the full window makes the table double
+        final ConnectionTable table = growing(1024, 64, LONG_TIMEOUT);
+        final FlowKey[] crowd = new FlowKey[9];
+        int low = 0;
+        int high = 0;
+        for (int client = 0; low + high < crowd.length; client++)
+        {
+            final FlowKey key = tcp(client, 0x5000_1000);
+            final long hash = table.hash(key);
+            if ((hash & 63) == 3 && (hash & 64) == 0 && low < 5)
+            {
+                crowd[low++] = key;
+            }
+            else if ((hash & 63) == 3 && (hash & 64) != 0 && high < 4)
+            {
+                crowd[5 + high++] = key;
+            }
+        }
+        for (int i = 0; i < crowd.length; i++)
+        {
+            insert(table, crowd[i], i, 1);
+        }
+        assertEquals(0, table.evictions(), "no live flow evicted");
+        assertEquals(128, table.entriesInUse(), "doubled for the ninth, not at a quarter full");
+        finishMigration(table, 2);
+        for (int i = 0; i < crowd.length; i++)
+        {
+            assertEquals(i, backendOf(table, crowd[i], 2), "flow " + i);
+        }
+    }
+
+    @Test
+    void tenThousandFlowsEvictNoneWhileTheTableCanGrow()
+    {
+        final ConnectionTable table = ConnectionTable.growing(1 << 20, SEED, LONG_TIMEOUT, LONG_TIMEOUT, LONG_TIMEOUT);
+        for (int i = 0; i < 10_000; i++)
+        {
+            insert(table, key(i), i, 1 + i);
+        }
+        finishMigration(table, 10_001);
+        assertEquals(0, table.evictions());
+        assertEquals(10_000, table.size());
+        assertTrue(table.entriesInUse() < table.capacity(), "still " + table.entriesInUse() + " entries in use");
+    }
+
+    @Test
     void aFloodIntoAFullGrowingTableEvictsButNeverGrowsPastTheCapacity()
     {
         final int capacity = 256;

@@ -39,6 +39,8 @@ class PipelineWarmupTest
         // new flows are 4 of every 32 frames, plus the first lap over the established flows
         final double missShare = (double)result.misses() / frames;
         assertTrue(missShare > 0.12 && missShare < 0.2, "miss share " + missShare);
+        // its table doubled from 512 to 8192 entries while the first bursts filled it: the doubling's paths profiled
+        assertEquals(4, result.doublings());
     }
 
     @Test
