@@ -133,10 +133,8 @@ public class PipelineBenchmark
             {
                 state.addBackend(vip, InetAddress.getByAddress(BenchmarkBackends.identity(i)), 1, true);
             }
-            // as the forwarder makes it (Forwarder.newPipeline): growing from ConnectionTable.GROWTH_START entries
-            final ConnectionTable connections = ConnectionTable.growing(config.connectionTableCapacity(),
-                config.hashSeed() ^ ConnectionTable.DEFAULT_HASH_SEED, config.tcpIdleTimeoutNs(),
-                config.udpIdleTimeoutNs(), config.otherIdleTimeoutNs());
+            // as the forwarder makes it: growing from ConnectionTable.GROWTH_START entries
+            final ConnectionTable connections = config.newConnectionTable();
             final TunnelOptions options = switch (tunnel)
             {
                 case "none" -> TunnelOptions.NONE;

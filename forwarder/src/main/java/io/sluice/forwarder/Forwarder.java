@@ -508,9 +508,7 @@ public final class Forwarder implements AutoCloseable
     {
         final ForwarderConfig f = config.forwarder();
         // Grows as flows arrive: few flows stay in few pages.
-        final ConnectionTable table = ConnectionTable.growing(pipelineConfig.connectionTableCapacity(),
-            pipelineConfig.hashSeed() ^ ConnectionTable.DEFAULT_HASH_SEED, pipelineConfig.tcpIdleTimeoutNs(),
-            pipelineConfig.udpIdleTimeoutNs(), pipelineConfig.otherIdleTimeoutNs());
+        final ConnectionTable table = pipelineConfig.newConnectionTable();
         info("  rx-worker-%d: connection table %s%n", worker, table.describeMemory());
         if (table.entriesInUse() < table.capacity())
         {

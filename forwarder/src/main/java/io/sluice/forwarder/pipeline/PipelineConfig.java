@@ -2,8 +2,8 @@ package io.sluice.forwarder.pipeline;
 
 import io.sluice.common.config.ConnectionTableConfig;
 import io.sluice.common.config.ForwarderConfig;
-import io.sluice.forwarder.maglev.MaglevTableBuilder;
 import io.sluice.forwarder.lb.ConnectionTable;
+import io.sluice.forwarder.maglev.MaglevTableBuilder;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -103,6 +103,30 @@ public record PipelineConfig(
             DEFAULT_TCP_IDLE_TIMEOUT_NS,
             DEFAULT_UDP_IDLE_TIMEOUT_NS, DEFAULT_OTHER_IDLE_TIMEOUT_NS, DEFAULT_TUNNEL_MTU, DEFAULT_MAX_VIPS,
             DEFAULT_MAX_BACKENDS);
+    }
+
+    /**
+     * Returns the seed of a worker's connection-table hash: the flow hash seed mixed with a constant, so that where a
+     * flow sits in the table is not where its flow hash would put it.
+     *
+     * @return the table hash's seed.
+     */
+    public long connectionTableSeed()
+    {
+        return hashSeed ^ ConnectionTable.DEFAULT_HASH_SEED;
+    }
+
+    /**
+     * Creates a worker's connection table as the forwarder runs it: {@link #connectionTableCapacity} entries at
+     * most, growing from {@link ConnectionTable#GROWTH_START} ({@link ConnectionTable#growing}), this config's
+     * table seed and idle timeouts.
+     *
+     * @return a new table.
+     */
+    public ConnectionTable newConnectionTable()
+    {
+        return ConnectionTable.growing(connectionTableCapacity, connectionTableSeed(), tcpIdleTimeoutNs,
+            udpIdleTimeoutNs, otherIdleTimeoutNs);
     }
 
     /**

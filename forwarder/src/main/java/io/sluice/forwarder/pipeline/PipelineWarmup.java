@@ -104,7 +104,7 @@ public final class PipelineWarmup
         // from a profile that has seen them, instead of leaving uncommon traps that the first doubling under
         // traffic would hit.
         final ConnectionTable table = new ConnectionTable(TABLE_CAPACITY, TABLE_START,
-            scratch.hashSeed() ^ ConnectionTable.DEFAULT_HASH_SEED, scratch.tcpIdleTimeoutNs(),
+            scratch.connectionTableSeed(), scratch.tcpIdleTimeoutNs(),
             scratch.udpIdleTimeoutNs(), scratch.otherIdleTimeoutNs());
         final PipelineCounters counters = new PipelineCounters(1, BACKENDS);
         final PacketPipeline pipeline =
