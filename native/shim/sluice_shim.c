@@ -31,15 +31,9 @@
 #error "Sluice's shim needs DPDK 22.11 or newer"
 #endif
 
-_Static_assert(sizeof(struct sluice_desc) == 32, "struct sluice_desc is 32 bytes: two per cache line");
-_Static_assert(offsetof(struct sluice_desc, mbuf) == 0, "sluice_desc.mbuf");
-_Static_assert(offsetof(struct sluice_desc, buf_addr) == 8, "sluice_desc.buf_addr");
-_Static_assert(offsetof(struct sluice_desc, data_off) == 16, "sluice_desc.data_off");
-_Static_assert(offsetof(struct sluice_desc, data_len) == 18, "sluice_desc.data_len");
-_Static_assert(offsetof(struct sluice_desc, buf_len) == 20, "sluice_desc.buf_len");
-_Static_assert(offsetof(struct sluice_desc, pkt_len) == 22, "sluice_desc.pkt_len");
-_Static_assert(offsetof(struct sluice_desc, rss_hash) == 24, "sluice_desc.rss_hash");
-_Static_assert(offsetof(struct sluice_desc, flags) == 28, "sluice_desc.flags");
+_Static_assert(RTE_MBUF_F_RX_RSS_HASH == SLUICE_MBUF_F_RX_RSS_HASH, "RTE_MBUF_F_RX_RSS_HASH's bit");
+_Static_assert(offsetof(struct rte_mbuf, buf_len) + sizeof(uint16_t) <= RTE_CACHE_LINE_MIN_SIZE,
+	       "the mbuf fields Java uses sit in its first cache line");
 _Static_assert(sizeof(struct sluice_port_stats) == 64, "struct sluice_port_stats is 8 x uint64_t");
 _Static_assert(sizeof(void *) == sizeof(uint64_t), "pointers travel as uint64_t");
 _Static_assert(RTE_PKTMBUF_HEADROOM <= UINT16_MAX, "headroom fits data_off");
@@ -49,9 +43,9 @@ _Static_assert(RTE_PKTMBUF_HEADROOM <= UINT16_MAX, "headroom fits data_off");
 /* RSS over addresses and ports, as an ECMP router hashes; masked by what the device supports. */
 #define SLUICE_RSS_HF (RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP)
 
-static inline struct rte_mbuf *desc_mbuf(const struct sluice_desc *d)
+static inline struct rte_mbuf **as_mbufs(uint64_t *mbufs)
 {
-	return (struct rte_mbuf *)(uintptr_t)d->mbuf;
+	return (struct rte_mbuf **)(void *)mbufs;
 }
 
 static inline struct rte_mempool *as_pool(uint64_t pool)
@@ -73,18 +67,15 @@ SLUICE_API int32_t sluice_layout(int32_t *out, int32_t capacity)
 		[SLUICE_LAYOUT_ABI_VERSION] = SLUICE_ABI_VERSION,
 		[SLUICE_LAYOUT_BURST_MAX] = SLUICE_BURST_MAX,
 		[SLUICE_LAYOUT_MBUF_HEADROOM] = RTE_PKTMBUF_HEADROOM,
-		[SLUICE_LAYOUT_DESC_SIZE] = sizeof(struct sluice_desc),
-		[SLUICE_LAYOUT_DESC_MBUF] = offsetof(struct sluice_desc, mbuf),
-		[SLUICE_LAYOUT_DESC_BUF_ADDR] = offsetof(struct sluice_desc, buf_addr),
-		[SLUICE_LAYOUT_DESC_DATA_OFF] = offsetof(struct sluice_desc, data_off),
-		[SLUICE_LAYOUT_DESC_DATA_LEN] = offsetof(struct sluice_desc, data_len),
-		[SLUICE_LAYOUT_DESC_BUF_LEN] = offsetof(struct sluice_desc, buf_len),
-		[SLUICE_LAYOUT_DESC_PKT_LEN] = offsetof(struct sluice_desc, pkt_len),
-		[SLUICE_LAYOUT_DESC_RSS_HASH] = offsetof(struct sluice_desc, rss_hash),
-		[SLUICE_LAYOUT_DESC_FLAGS] = offsetof(struct sluice_desc, flags),
-		[SLUICE_LAYOUT_DESC_F_MULTISEG] = SLUICE_DESC_F_MULTISEG,
-		[SLUICE_LAYOUT_DESC_F_RSS_HASH] = SLUICE_DESC_F_RSS_HASH,
-		[SLUICE_LAYOUT_DESC_F_TX_REJECTED] = SLUICE_DESC_F_TX_REJECTED,
+		[SLUICE_LAYOUT_MBUF_BUF_ADDR] = offsetof(struct rte_mbuf, buf_addr),
+		[SLUICE_LAYOUT_MBUF_DATA_OFF] = offsetof(struct rte_mbuf, data_off),
+		[SLUICE_LAYOUT_MBUF_NB_SEGS] = offsetof(struct rte_mbuf, nb_segs),
+		[SLUICE_LAYOUT_MBUF_OL_FLAGS] = offsetof(struct rte_mbuf, ol_flags),
+		[SLUICE_LAYOUT_MBUF_PKT_LEN] = offsetof(struct rte_mbuf, pkt_len),
+		[SLUICE_LAYOUT_MBUF_DATA_LEN] = offsetof(struct rte_mbuf, data_len),
+		[SLUICE_LAYOUT_MBUF_HASH_RSS] = offsetof(struct rte_mbuf, hash.rss),
+		[SLUICE_LAYOUT_MBUF_BUF_LEN] = offsetof(struct rte_mbuf, buf_len),
+		[SLUICE_LAYOUT_MBUF_F_RX_RSS_HASH] = (int32_t)RTE_MBUF_F_RX_RSS_HASH,
 		[SLUICE_LAYOUT_STATS_SIZE] = sizeof(struct sluice_port_stats),
 		[SLUICE_LAYOUT_STATS_IPACKETS] = offsetof(struct sluice_port_stats, ipackets),
 		[SLUICE_LAYOUT_STATS_OPACKETS] = offsetof(struct sluice_port_stats, opackets),
@@ -529,124 +520,102 @@ SLUICE_API int32_t sluice_port_link(uint16_t port, uint32_t *speed_mbps, int32_t
 
 /* ---- Bursts (hot path) ----------------------------------------------------------------------------- */
 
-SLUICE_API uint16_t sluice_rx_burst(uint16_t port, uint16_t queue, struct sluice_desc *descs, uint16_t max)
+SLUICE_API uint16_t sluice_rx_burst(uint16_t port, uint16_t queue, uint64_t *mbufs, uint16_t max)
 {
-	struct rte_mbuf *pkts[SLUICE_BURST_MAX];
-	uint16_t n;
-
 	/* Bounds of ethdev's fast-path tables, so a wrong id returns 0 instead of reading past them. */
 	if (unlikely(port >= RTE_MAX_ETHPORTS || queue >= RTE_MAX_QUEUES_PER_PORT))
 		return 0;
 	if (max > SLUICE_BURST_MAX)
 		max = SLUICE_BURST_MAX;
-	n = rte_eth_rx_burst(port, queue, pkts, max);
-	for (uint16_t i = 0; i < n; i++) {
-		const struct rte_mbuf *m = pkts[i];
-		struct sluice_desc *d = &descs[i];
-		uint32_t flags = 0;
-
-		if (m->nb_segs != 1)
-			flags |= SLUICE_DESC_F_MULTISEG;
-		if (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH)
-			flags |= SLUICE_DESC_F_RSS_HASH;
-		d->mbuf = (uint64_t)(uintptr_t)m;
-		d->buf_addr = (uint64_t)(uintptr_t)m->buf_addr;
-		d->data_off = m->data_off;
-		d->data_len = m->data_len;
-		d->buf_len = m->buf_len;
-		d->pkt_len = m->pkt_len > UINT16_MAX ? UINT16_MAX : (uint16_t)m->pkt_len;
-		d->rss_hash = (flags & SLUICE_DESC_F_RSS_HASH) ? m->hash.rss : 0;
-		d->flags = flags;
-	}
-	return n;
+	return rte_eth_rx_burst(port, queue, as_mbufs(mbufs), max);
 }
 
-/* Applies one descriptor to its mbuf; returns the mbuf to send, or NULL when refused (and freed). */
-static inline struct rte_mbuf *tx_prepare(struct sluice_desc *d)
+/* Whether the driver may be given m: a zero-length frame can hang some NICs' TX rings, so it is refused like
+ * an overrun. */
+static inline int tx_sendable(const struct rte_mbuf *m)
 {
-	struct rte_mbuf *m = desc_mbuf(d);
-
-	/* A zero-length descriptor can hang some NICs' TX rings, so it is refused like an overrun. */
-	if (unlikely(m == NULL || m->nb_segs != 1 || d->data_len == 0 ||
-		     (uint32_t)d->data_off + d->data_len > m->buf_len)) {
-		d->flags |= SLUICE_DESC_F_TX_REJECTED;
-		if (m != NULL)
-			rte_pktmbuf_free(m);
-		return NULL;
-	}
-	m->data_off = d->data_off;
-	m->data_len = d->data_len;
-	m->pkt_len = d->data_len;
-	return m;
+	return m != NULL && m->nb_segs == 1 && m->data_len != 0 &&
+	       (uint32_t)m->data_off + m->data_len <= m->buf_len;
 }
 
-SLUICE_API uint16_t sluice_tx_burst(uint16_t port, uint16_t queue, struct sluice_desc *descs, uint16_t n)
+/* Sends pkts[0..k) (k <= SLUICE_BURST_MAX) from the caller's array when every one may be sent, else what may
+ * be sent from a copy, the others freed and their entries zeroed; frees what the queue did not take. */
+static uint16_t tx_chunk(uint16_t port, uint16_t queue, struct rte_mbuf **pkts, uint16_t k)
 {
-	struct rte_mbuf *pkts[SLUICE_BURST_MAX];
+	struct rte_mbuf *kept[SLUICE_BURST_MAX];
+	struct rte_mbuf **out = pkts;
+	uint16_t bad = 0;
+	uint16_t done;
+
+	for (uint16_t i = 0; i < k; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		if (likely(tx_sendable(m)))
+			m->pkt_len = m->data_len;
+		else
+			bad++;
+	}
+	if (unlikely(bad != 0)) {
+		uint16_t j = 0;
+
+		for (uint16_t i = 0; i < k; i++) {
+			if (tx_sendable(pkts[i])) {
+				kept[j++] = pkts[i];
+			} else {
+				if (pkts[i] != NULL)
+					rte_pktmbuf_free(pkts[i]);
+				pkts[i] = NULL;
+			}
+		}
+		out = kept;
+		k = j;
+		if (k == 0)
+			return 0;
+	}
+	done = rte_eth_tx_burst(port, queue, out, k);
+	if (unlikely(done < k))
+		rte_pktmbuf_free_bulk(&out[done], k - done);
+	return done;
+}
+
+SLUICE_API uint16_t sluice_tx_burst(uint16_t port, uint16_t queue, uint64_t *mbufs, uint16_t n)
+{
+	struct rte_mbuf **pkts = as_mbufs(mbufs);
 	uint16_t sent = 0;
-	uint16_t i = 0;
 
 	if (unlikely(port >= RTE_MAX_ETHPORTS || queue >= RTE_MAX_QUEUES_PER_PORT)) {
-		sluice_free_burst(descs, n);
+		sluice_free_burst(mbufs, n);
 		return 0;
 	}
-	while (i < n) {
-		uint16_t k = 0;
-		uint16_t done;
+	for (uint16_t i = 0; i < n; i += SLUICE_BURST_MAX) {
+		uint16_t k = n - i < SLUICE_BURST_MAX ? n - i : SLUICE_BURST_MAX;
 
-		for (; i < n && k < SLUICE_BURST_MAX; i++) {
-			struct rte_mbuf *m = tx_prepare(&descs[i]);
-
-			if (m != NULL)
-				pkts[k++] = m;
-		}
-		if (k == 0)
-			continue;
-		done = rte_eth_tx_burst(port, queue, pkts, k);
-		if (unlikely(done < k))
-			rte_pktmbuf_free_bulk(&pkts[done], k - done);
-		sent += done;
+		sent += tx_chunk(port, queue, &pkts[i], k);
 	}
 	return sent;
 }
 
-SLUICE_API void sluice_free_burst(struct sluice_desc *descs, uint16_t n)
+SLUICE_API void sluice_free_burst(uint64_t *mbufs, uint16_t n)
 {
-	for (uint16_t i = 0; i < n; i++) {
-		struct rte_mbuf *m = desc_mbuf(&descs[i]);
-
-		if (m != NULL)
-			rte_pktmbuf_free(m);
-	}
+	if (mbufs != NULL && n > 0)
+		rte_pktmbuf_free_bulk(as_mbufs(mbufs), n);
 }
 
-SLUICE_API int32_t sluice_alloc_burst(uint64_t pool, struct sluice_desc *descs, uint16_t n)
+SLUICE_API int32_t sluice_alloc_burst(uint64_t pool, uint64_t *mbufs, uint16_t n)
 {
-	struct rte_mbuf *pkts[SLUICE_BURST_MAX];
+	struct rte_mbuf **pkts = as_mbufs(mbufs);
 	uint16_t i = 0;
 
-	if (pool == 0 || (descs == NULL && n > 0))
+	if (pool == 0 || (mbufs == NULL && n > 0))
 		return -EINVAL;
 	while (i < n) {
 		uint16_t k = n - i < SLUICE_BURST_MAX ? n - i : SLUICE_BURST_MAX;
 
-		if (rte_pktmbuf_alloc_bulk(as_pool(pool), pkts, k) != 0) {
-			sluice_free_burst(descs, i); /* all or nothing */
+		if (rte_pktmbuf_alloc_bulk(as_pool(pool), &pkts[i], k) != 0) {
+			sluice_free_burst(mbufs, i); /* all or nothing */
 			return -ENOBUFS;
 		}
-		for (uint16_t j = 0; j < k; j++, i++) {
-			const struct rte_mbuf *m = pkts[j];
-			struct sluice_desc *d = &descs[i];
-
-			d->mbuf = (uint64_t)(uintptr_t)m;
-			d->buf_addr = (uint64_t)(uintptr_t)m->buf_addr;
-			d->data_off = m->data_off;
-			d->data_len = 0;
-			d->buf_len = m->buf_len;
-			d->pkt_len = 0;
-			d->rss_hash = 0;
-			d->flags = 0;
-		}
+		i += k;
 	}
 	return n;
 }

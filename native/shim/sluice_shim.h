@@ -18,7 +18,8 @@
  *    are not registered with EAL, but then every mbuf alloc/free bypasses the mempool's per-lcore cache and
  *    goes to the shared ring: call sluice_thread_register() once on each worker thread first.
  *  - Mbuf ownership: sluice_rx_burst() and sluice_alloc_burst() hand mbufs to the caller; sluice_tx_burst()
- *    and sluice_free_burst() take them back (sent or freed). A descriptor must not be used after either.
+ *    and sluice_free_burst() take them back (sent or freed). The caller must not touch such an mbuf again:
+ *    a driver may free a sent mbuf before the call returns.
  *  - Single-segment mbufs only: the frame is the bytes [buf_addr + data_off, buf_addr + data_off + data_len).
  *  - Burst functions take a port and queue that were configured and started. They check only that the ids
  *    are below DPDK's compile-time limits (if not, RX returns 0 and TX frees the burst and returns 0); an
@@ -43,47 +44,35 @@ extern "C" {
 #endif
 
 /* Bumped whenever a struct below or a function signature changes; Java refuses a shim of another version. */
-#define SLUICE_ABI_VERSION 3
+#define SLUICE_ABI_VERSION 4
 
 /* Most frames sluice_rx_burst() returns per call; DPDK's customary burst. */
 #define SLUICE_BURST_MAX 32
 
 /*
- * One frame of a burst. The caller owns an array of these (off-heap, cache-line aligned: two per 64-byte
- * line) and reuses it every burst.
+ * Bursts are arrays of mbuf addresses (uint64_t each, struct rte_mbuf *), owned by the caller (off-heap) and
+ * reused every burst: sluice_rx_burst() has the driver write them straight into the caller's array and
+ * sluice_tx_burst() hands the caller's array straight to the driver, so no per-frame field is copied on
+ * either side. Java reads and writes the few fields of each mbuf it needs itself, at the offsets below
+ * (SLUICE_LAYOUT_MBUF_*, checked against Java's at start):
  *
- *   offset size field
- *        0    8 mbuf      struct rte_mbuf * (opaque)
- *        8    8 buf_addr  virtual address of the mbuf's data buffer (mbuf->buf_addr)
- *       16    2 data_off  frame start = buf_addr + data_off; the bytes before it are headroom
- *       18    2 data_len  frame length in bytes (of the first segment, see SLUICE_DESC_F_MULTISEG)
- *       20    2 buf_len   capacity of the data buffer; data_off + data_len <= buf_len
- *       22    2 pkt_len   RX: the whole frame's length over all segments (capped at 65535); TX: ignored
- *       24    4 rss_hash  the NIC's RSS hash when SLUICE_DESC_F_RSS_HASH is set, else 0
- *       28    4 flags     SLUICE_DESC_F_*
- *   size 32
+ *   field     type      meaning
+ *   buf_addr  void *    virtual address of the mbuf's data buffer
+ *   data_off  uint16_t  frame start = buf_addr + data_off; the bytes before it are headroom
+ *   nb_segs   uint16_t  segments: more than 1 is a chain, whose data_len covers the first segment only
+ *   ol_flags  uint64_t  RX offload flags; SLUICE_MBUF_F_RX_RSS_HASH says hash_rss holds the NIC's RSS hash
+ *   pkt_len   uint32_t  the whole frame's length over all segments
+ *   data_len  uint16_t  the frame's (first segment's) length in bytes
+ *   hash_rss  uint32_t  the NIC's RSS hash (mbuf->hash.rss)
+ *   buf_len   uint16_t  capacity of the data buffer; data_off + data_len <= buf_len
  *
- * To prepend a header (e.g. GRE encapsulation), Java writes it in front of the frame and lowers data_off;
- * to change the length it sets data_len. sluice_tx_burst() copies both back into the mbuf.
+ * To prepend a header (e.g. GRE encapsulation), Java writes it in front of the frame and lowers data_off; to
+ * change the length it sets data_len. sluice_tx_burst() sets pkt_len = data_len. All these fields sit in the
+ * mbuf's first cache line, which the driver has just written on RX.
  */
-struct sluice_desc {
-	uint64_t mbuf;
-	uint64_t buf_addr;
-	uint16_t data_off;
-	uint16_t data_len;
-	uint16_t buf_len;
-	uint16_t pkt_len;
-	uint32_t rss_hash;
-	uint32_t flags;
-};
 
-/* RX: the mbuf is a chain; data_len covers the first segment only. Java drops such frames. */
-#define SLUICE_DESC_F_MULTISEG    (1u << 0)
-/* RX: rss_hash holds the NIC's RSS hash. */
-#define SLUICE_DESC_F_RSS_HASH    (1u << 1)
-/* TX: set by sluice_tx_burst() on a descriptor it refused (null mbuf, chained mbuf, data_len 0, or
- * data_off + data_len beyond the buffer); its mbuf was freed. */
-#define SLUICE_DESC_F_TX_REJECTED (1u << 15)
+/* The ol_flags bit RTE_MBUF_F_RX_RSS_HASH (bit 1 in every DPDK since 21.11). */
+#define SLUICE_MBUF_F_RX_RSS_HASH (1u << 1)
 
 /*
  * Port counters, a copy of struct rte_eth_stats' totals. All uint64_t, 8 fields, 64 bytes:
@@ -103,24 +92,22 @@ struct sluice_port_stats {
 
 /*
  * Index of each value sluice_layout() writes. Constants first, then per struct its size and each field's
- * offset, in declaration order. New entries are only ever appended (before SLUICE_LAYOUT_COUNT).
+ * offset, in declaration order; for struct rte_mbuf the offsets of the fields Java uses. Within one ABI
+ * version entries are only ever appended (before SLUICE_LAYOUT_COUNT).
  */
 enum sluice_layout_index {
 	SLUICE_LAYOUT_ABI_VERSION = 0,   /* SLUICE_ABI_VERSION */
 	SLUICE_LAYOUT_BURST_MAX,         /* SLUICE_BURST_MAX */
 	SLUICE_LAYOUT_MBUF_HEADROOM,     /* RTE_PKTMBUF_HEADROOM the shim was built with (128 on Debian) */
-	SLUICE_LAYOUT_DESC_SIZE,         /* sizeof(struct sluice_desc) = 32 */
-	SLUICE_LAYOUT_DESC_MBUF,         /* offsetof(struct sluice_desc, mbuf) ... */
-	SLUICE_LAYOUT_DESC_BUF_ADDR,
-	SLUICE_LAYOUT_DESC_DATA_OFF,
-	SLUICE_LAYOUT_DESC_DATA_LEN,
-	SLUICE_LAYOUT_DESC_BUF_LEN,
-	SLUICE_LAYOUT_DESC_PKT_LEN,
-	SLUICE_LAYOUT_DESC_RSS_HASH,
-	SLUICE_LAYOUT_DESC_FLAGS,
-	SLUICE_LAYOUT_DESC_F_MULTISEG,   /* flag bit values */
-	SLUICE_LAYOUT_DESC_F_RSS_HASH,
-	SLUICE_LAYOUT_DESC_F_TX_REJECTED,
+	SLUICE_LAYOUT_MBUF_BUF_ADDR,     /* offsetof(struct rte_mbuf, buf_addr) ... */
+	SLUICE_LAYOUT_MBUF_DATA_OFF,
+	SLUICE_LAYOUT_MBUF_NB_SEGS,
+	SLUICE_LAYOUT_MBUF_OL_FLAGS,
+	SLUICE_LAYOUT_MBUF_PKT_LEN,
+	SLUICE_LAYOUT_MBUF_DATA_LEN,
+	SLUICE_LAYOUT_MBUF_HASH_RSS,
+	SLUICE_LAYOUT_MBUF_BUF_LEN,
+	SLUICE_LAYOUT_MBUF_F_RX_RSS_HASH, /* SLUICE_MBUF_F_RX_RSS_HASH, RTE_MBUF_F_RX_RSS_HASH's value */
 	SLUICE_LAYOUT_STATS_SIZE,        /* sizeof(struct sluice_port_stats) = 64 */
 	SLUICE_LAYOUT_STATS_IPACKETS,    /* offsetof(struct sluice_port_stats, ipackets) ... */
 	SLUICE_LAYOUT_STATS_OPACKETS,
@@ -253,7 +240,7 @@ SLUICE_API int32_t sluice_port_info(uint16_t port, int32_t *out, int32_t out_len
  * rx_ring/tx_ring are descriptor counts (0 = 1024), clamped to the device's limits.
  * rss != 0 with rx_queues > 1 spreads flows over the queues by RSS on IPv4/IPv6 + TCP/UDP, restricted to
  * the hash types the device supports; a device that supports none (most vdevs) gets no RSS and no error.
- * When RSS is on and the device can deliver the hash, descriptors carry it (SLUICE_DESC_F_RSS_HASH).
+ * When RSS is on and the device can deliver the hash, mbufs carry it (SLUICE_MBUF_F_RX_RSS_HASH).
  * mtu != 0 sets the MTU (the 22.11 rxmode.mtu, applied by the driver at start; -EINVAL if outside the
  * device's range); 0 keeps 1500.
  * Returns 0 or a negative errno (-EINVAL for more queues than the device has).
@@ -292,33 +279,32 @@ SLUICE_API int32_t sluice_port_link(uint16_t port, uint32_t *speed_mbps, int32_t
 /* ---- Bursts (hot path) ----------------------------------------------------------------------------- */
 
 /*
- * Receives up to max frames (at most SLUICE_BURST_MAX; more is clamped) from one queue and fills descs[0..n).
- * Returns n. flags: SLUICE_DESC_F_MULTISEG for a chained mbuf (data_len is then the first segment's
- * length only; drop it with sluice_free_burst()), SLUICE_DESC_F_RSS_HASH when rss_hash is valid.
+ * Receives up to max frames (at most SLUICE_BURST_MAX; more is clamped) from one queue: the driver writes their
+ * mbuf addresses to mbufs[0..n). Returns n. A frame with nb_segs > 1 is a chain (Java drops it with
+ * sluice_free_burst()); ol_flags has SLUICE_MBUF_F_RX_RSS_HASH when hash_rss is valid.
  */
-SLUICE_API uint16_t sluice_rx_burst(uint16_t port, uint16_t queue, struct sluice_desc *descs, uint16_t max);
+SLUICE_API uint16_t sluice_rx_burst(uint16_t port, uint16_t queue, uint64_t *mbufs, uint16_t max);
 
 /*
- * Transmits descs[0..n) on one queue (any n; sent in chunks of SLUICE_BURST_MAX). For each descriptor it
- * first writes data_off and data_len back into the mbuf (pkt_len = data_len). A descriptor with a null mbuf,
- * a chained mbuf, data_len 0 or data_off + data_len > the mbuf's buffer length is refused: its mbuf is freed
- * and its flags get SLUICE_DESC_F_TX_REJECTED (other descriptors' flags are left as they were). Frames the
- * queue had no room for (the NIC's TX ring is full) are freed too. Returns the number sent;
- * n - sent - (descriptors marked rejected) = frames dropped because the TX queue was full. The driver frees
- * sent mbufs once they are on the wire: the caller must not touch any of these mbufs again.
+ * Transmits mbufs[0..n) on one queue (any n; sent in chunks of SLUICE_BURST_MAX), each with pkt_len set to its
+ * data_len. An entry that is 0, a chained mbuf, data_len 0 or data_off + data_len > buf_len is refused: its mbuf
+ * is freed and its entry set to 0 (other entries are left as they were). Frames the queue had no room for (the
+ * NIC's TX ring is full) are freed too. Returns the number sent; n - sent - (entries now 0 that were not before)
+ * = frames dropped because the TX queue was full. The driver frees sent mbufs once they are on the wire: the
+ * caller must not touch any of these mbufs again.
  */
-SLUICE_API uint16_t sluice_tx_burst(uint16_t port, uint16_t queue, struct sluice_desc *descs, uint16_t n);
+SLUICE_API uint16_t sluice_tx_burst(uint16_t port, uint16_t queue, uint64_t *mbufs, uint16_t n);
 
-/* Frees the mbufs of descs[0..n) (dropped frames); null mbufs are skipped. */
-SLUICE_API void sluice_free_burst(struct sluice_desc *descs, uint16_t n);
+/* Frees mbufs[0..n) (dropped frames); 0 entries are skipped. */
+SLUICE_API void sluice_free_burst(uint64_t *mbufs, uint16_t n);
 
 /*
- * Allocates n single-segment mbufs from pool and fills descs[0..n) with data_off = headroom, data_len = 0,
- * so the caller can write frames and send them with sluice_tx_burst(): test support (inject frames through
- * net_ring) and locally originated frames (ARP replies). All or nothing: returns n or -ENOBUFS (-EINVAL for
+ * Allocates n single-segment mbufs from pool into mbufs[0..n), each with data_off = headroom and data_len 0, so
+ * the caller can write frames and send them with sluice_tx_burst(): test support (inject frames through
+ * net_ring) and locally originated frames (outer fragments). All or nothing: returns n or -ENOBUFS (-EINVAL for
  * pool 0).
  */
-SLUICE_API int32_t sluice_alloc_burst(uint64_t pool, struct sluice_desc *descs, uint16_t n);
+SLUICE_API int32_t sluice_alloc_burst(uint64_t pool, uint64_t *mbufs, uint16_t n);
 
 #ifdef __cplusplus
 }

@@ -33,7 +33,7 @@ import io.sluice.forwarder.agent.ForwarderWorker;
 import io.sluice.forwarder.agent.PortStatsSampler;
 import io.sluice.forwarder.agent.ProcessCounters;
 import io.sluice.forwarder.agent.WorkerCounters;
-import io.sluice.forwarder.dpdk.DescriptorLayout;
+import io.sluice.forwarder.dpdk.ShimLayout;
 import io.sluice.forwarder.dpdk.Dpdk;
 import io.sluice.forwarder.dpdk.ShimLibrary;
 import io.sluice.forwarder.lb.ConnectionTable;
@@ -228,7 +228,7 @@ public final class Forwarder implements AutoCloseable
             final int socket = dpdk.portSocket(id);
             final long pool = dpdk.createMempool("sluice-" + port.name(),
                 Math.toIntExact(forwarder.poolMbufs(port.name())), MBUF_CACHE,
-                DescriptorLayout.MBUF_HEADROOM + port.frameRoom(), socket);
+                ShimLayout.MBUF_HEADROOM + port.frameRoom(), socket);
             pools.add(pool);
             portSockets.put(port.name(), socket);
             dpdk.check(shim.sluice_port_configure(id, pool, rxQueues, txQueues, port.rxRing(), port.txRing(),

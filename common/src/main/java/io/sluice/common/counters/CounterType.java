@@ -18,7 +18,7 @@ public enum CounterType
     TX_BYTES(4, Scope.WORKER, Kind.COUNTER, "tx bytes", "tx_bytes", "tx_bytes_per_s"),
     /** Frames freed because the NIC's TX queue had no room for them. */
     TX_FULL_DROPS(5, Scope.WORKER, Kind.COUNTER, "tx full drops", "tx_full_drops", "tx_full_drops_per_s"),
-    /** Frames the DPDK shim refused to transmit (malformed descriptor: chained mbuf, bad length). */
+    /** Frames the DPDK shim refused to transmit (malformed: chained mbuf, empty or beyond its buffer). */
     TX_REJECTED(6, Scope.WORKER, Kind.COUNTER, "tx rejected", "tx_rejected", "tx_rejected_per_s"),
     FORWARDED(7, Scope.WORKER, Kind.COUNTER, "forwarded", "forwarded", "forwarded_pps"),
     PASSED(8, Scope.WORKER, Kind.COUNTER, "passed", "passed", "passed_pps"),

@@ -1,8 +1,8 @@
 package io.sluice.forwarder.agent;
 
 import io.sluice.forwarder.capture.CaptureTap;
-import io.sluice.forwarder.dpdk.DescriptorArray;
-import io.sluice.forwarder.dpdk.DescriptorLayout;
+import io.sluice.forwarder.dpdk.MbufArray;
+import io.sluice.forwarder.dpdk.ShimLayout;
 import io.sluice.forwarder.dpdk.ShimLibrary;
 import io.sluice.forwarder.pipeline.DropReason;
 import io.sluice.forwarder.pipeline.FrameBurst;
@@ -76,24 +76,28 @@ public final class ForwarderWorker implements Agent
     private final WorkerCounters counters;
     private final NanoClock clock;
     private final CaptureTap tap;
-    private final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final MbufArray rx = new MbufArray(ShimLayout.BURST_MAX);
     // room for every outer fragment of every frame (PacketPipeline.fragmentOuter)
-    private final DescriptorArray tx =
-        new DescriptorArray(PacketPipeline.MAX_OUTER_FRAGMENTS * DescriptorLayout.BURST_MAX);
-    private final DescriptorArray fragments =
-        new DescriptorArray((PacketPipeline.MAX_OUTER_FRAGMENTS - 1) * DescriptorLayout.BURST_MAX);
+    private final MbufArray tx =
+        new MbufArray(PacketPipeline.MAX_OUTER_FRAGMENTS * ShimLayout.BURST_MAX);
+    private final MbufArray fragments =
+        new MbufArray((PacketPipeline.MAX_OUTER_FRAGMENTS - 1) * ShimLayout.BURST_MAX);
     private final UnsafeBuffer fragmentBuffer = new UnsafeBuffer(0, 0);
     // per fragmented frame whose later fragments were written: its burst slot and where they start in fragments
-    private final int[] fragmentedSlots = new int[DescriptorLayout.BURST_MAX];
-    private final int[] fragmentedFirst = new int[DescriptorLayout.BURST_MAX + 1];
+    private final int[] fragmentedSlots = new int[ShimLayout.BURST_MAX];
+    private final int[] fragmentedFirst = new int[ShimLayout.BURST_MAX + 1];
     // the pool later outer fragments come from; 0: the pipeline drops packets too big for the tunnel instead
     private long fragmentPool;
-    private final DescriptorArray dropped = new DescriptorArray(DescriptorLayout.BURST_MAX);
-    private final DescriptorArray replies = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final MbufArray dropped = new MbufArray(ShimLayout.BURST_MAX);
+    private final MbufArray replies = new MbufArray(ShimLayout.BURST_MAX);
     // where in tx the replies of a burst on the worker's own TX port are (they keep their place among the frames)
-    private final int[] replyAt = new int[DescriptorLayout.BURST_MAX];
-    private final DescriptorArray toKernel = new DescriptorArray(DescriptorLayout.BURST_MAX);
-    private final DescriptorArray fromKernel = new DescriptorArray(DescriptorLayout.BURST_MAX);
+    private final int[] replyAt = new int[ShimLayout.BURST_MAX];
+    // The lengths of the frames in tx and in replies: once sent, an mbuf may already be freed, so a partly sent
+    // burst's bytes are counted from these, never from the mbufs.
+    private final int[] txLengths = new int[PacketPipeline.MAX_OUTER_FRAGMENTS * ShimLayout.BURST_MAX];
+    private final int[] replyLengths = new int[ShimLayout.BURST_MAX];
+    private final MbufArray toKernel = new MbufArray(ShimLayout.BURST_MAX);
+    private final MbufArray fromKernel = new MbufArray(ShimLayout.BURST_MAX);
     private final FrameBurst burst = new FrameBurst();
     private final String roleName;
     private long nextFlushNs;
@@ -284,7 +288,7 @@ public final class ForwarderWorker implements Agent
         for (int q = 0; q < rxPorts.length; q++)
         {
             final int received = shim.sluice_rx_burst(rxPorts[q], rxQueues[q], rx.address(),
-                DescriptorLayout.BURST_MAX);
+                ShimLayout.BURST_MAX);
             work += received;
             if (received > 0)
             {
@@ -307,7 +311,7 @@ public final class ForwarderWorker implements Agent
     private int relayFromKernel(final int q)
     {
         final int read =
-            shim.sluice_rx_burst(kernelPorts[q], kernelQueues[q], fromKernel.address(), DescriptorLayout.BURST_MAX);
+            shim.sluice_rx_burst(kernelPorts[q], kernelQueues[q], fromKernel.address(), ShimLayout.BURST_MAX);
         if (read > 0)
         {
             // Out of the data port the kernel port belongs to. The shim frees what the wire does not take.
@@ -319,28 +323,30 @@ public final class ForwarderWorker implements Agent
 
     private void processBurst(final int q, final int received, final long nowNs, final boolean capturing)
     {
-        final DescriptorArray rx = this.rx;
+        final MbufArray rx = this.rx;
         final FrameBurst burst = this.burst;
         long rxBytes = 0;
         int frames = 0;
         int droppedCount = 0;
         for (int i = 0; i < received; i++)
         {
-            final int length = rx.dataLen(i);
-            if ((rx.flags(i) & DescriptorLayout.FLAG_MULTISEG) != 0)
+            // the mbuf's fields, read where the driver just wrote them: its first cache line
+            final long mbuf = rx.mbuf(i);
+            final int length = MbufArray.dataLenOf(mbuf);
+            if (MbufArray.isChain(mbuf))
             {
                 rxBytes += rx.pktLen(i);
                 pipeline.counters().recordDrop(DropReason.FRAME_CHAINED);
-                dropped.copyFrom(rx, i, droppedCount++);
+                dropped.mbuf(droppedCount++, mbuf);
                 continue;
             }
             rxBytes += length;
             if (frames != i)
             {
-                rx.copyFrom(rx, i, frames);
+                rx.mbuf(frames, mbuf);
             }
-            burst.buffer(frames).wrap(rx.bufAddr(frames), rx.bufLen(frames));
-            burst.frame(frames, rx.dataOff(frames), length);
+            burst.buffer(frames).wrap(MbufArray.bufAddrOf(mbuf), MbufArray.bufLenOf(mbuf));
+            burst.frame(frames, MbufArray.dataOffOf(mbuf), length);
             frames++;
         }
         burst.count(frames);
@@ -365,15 +371,16 @@ public final class ForwarderWorker implements Agent
         final boolean kernel = kernelPort != NO_KERNEL_PORT;
         final boolean repliesWithTx = rxPorts[q] == txPort && returnQueues[q] == txQueue;
         // The common burst, every frame forwarded and none split into fragments, leaves from the receive
-        // descriptors themselves, rewritten in place: no copy into the TX array.
+        // array itself, its mbufs rewritten in place: no copy into the TX array.
         final boolean inPlace = forwarded == frames && fragmentCount == 0;
-        final DescriptorArray out = inPlace ? rx : tx;
+        final MbufArray out = inPlace ? rx : tx;
         if (inPlace)
         {
             for (int i = 0; i < frames; i++)
             {
                 final int length = burst.length(i);
                 rx.frame(i, burst.offset(i), length);
+                txLengths[i] = length;
                 txBytes += length;
             }
             toSend = frames;
@@ -386,7 +393,8 @@ public final class ForwarderWorker implements Agent
                 if (verdict == Verdict.FORWARD)
                 {
                     tx.copyFrom(rx, i, toSend);
-                    tx.frame(toSend++, burst.offset(i), burst.length(i));
+                    tx.frame(toSend, burst.offset(i), burst.length(i));
+                    txLengths[toSend++] = burst.length(i);
                     txBytes += burst.length(i);
                     // the later outer fragments (allocateFragments wrote them) leave right after the first
                     if (nextFragment < fragmentCount && fragmentedSlots[nextFragment] == i)
@@ -394,7 +402,8 @@ public final class ForwarderWorker implements Agent
                         final int end = fragmentedFirst[++nextFragment];
                         for (int f = fragmentedFirst[nextFragment - 1]; f < end; f++)
                         {
-                            tx.copyFrom(fragments, f, toSend++);
+                            tx.copyFrom(fragments, f, toSend);
+                            txLengths[toSend++] = fragments.dataLen(f);
                             txBytes += fragments.dataLen(f);
                         }
                     }
@@ -408,13 +417,15 @@ public final class ForwarderWorker implements Agent
                     {
                         replyAt[replyCount++] = toSend;
                         tx.copyFrom(rx, i, toSend);
-                        tx.frame(toSend++, burst.offset(i), burst.length(i));
+                        tx.frame(toSend, burst.offset(i), burst.length(i));
+                        txLengths[toSend++] = burst.length(i);
                         txBytes += burst.length(i);
                     }
                     else
                     {
                         replies.copyFrom(rx, i, replyCount);
-                        replies.frame(replyCount++, burst.offset(i), burst.length(i));
+                        replies.frame(replyCount, burst.offset(i), burst.length(i));
+                        replyLengths[replyCount++] = burst.length(i);
                     }
                 }
                 else if (verdict == Verdict.PASS && kernel)
@@ -448,11 +459,7 @@ public final class ForwarderWorker implements Agent
         }
         if (sent < toSend)
         {
-            txBytes = 0;
-            for (int i = 0; i < sent; i++)
-            {
-                txBytes += out.dataLen(i);
-            }
+            txBytes = sentBytes(out, txLengths, toSend, sent);
         }
         counters.onBurst(received, rxBytes, sent, txBytes, toSend - sent - rejected, rejected);
         if (replyCount > 0)
@@ -486,7 +493,7 @@ public final class ForwarderWorker implements Agent
     // drops) like the forwarded frames, and have their own counters besides.
     private void sendReplies(final int q, final int count)
     {
-        final DescriptorArray replies = this.replies;
+        final MbufArray replies = this.replies;
         final int queue = returnQueues[q];
         if (queue < 0)
         {
@@ -495,13 +502,17 @@ public final class ForwarderWorker implements Agent
             counters.onReplies(0, count);
             return;
         }
-        final int sent = shim.sluice_tx_burst(rxPorts[q], queue, replies.address(), count);
         long bytes = 0;
-        for (int i = 0; i < sent; i++)
+        for (int i = 0; i < count; i++)
         {
-            bytes += replies.dataLen(i);
+            bytes += replyLengths[i];
         }
+        final int sent = shim.sluice_tx_burst(rxPorts[q], queue, replies.address(), count);
         final int rejected = sent < count ? countRejected(replies, count) : 0;
+        if (sent < count)
+        {
+            bytes = sentBytes(replies, replyLengths, count, sent);
+        }
         counters.onBurst(0, 0, sent, bytes, count - sent - rejected, rejected);
         counters.onReplies(sent, count - sent);
     }
@@ -513,7 +524,7 @@ public final class ForwarderWorker implements Agent
     // its first fragment freed with the drops, none of its fragments sent. Later frames may still get theirs.
     private int allocateFragments(final int count)
     {
-        final DescriptorArray fragments = this.fragments;
+        final MbufArray fragments = this.fragments;
         final PacketPipeline pipeline = this.pipeline;
         final FrameBurst burst = this.burst;
         final UnsafeBuffer target = fragmentBuffer;
@@ -542,17 +553,35 @@ public final class ForwarderWorker implements Agent
         return written;
     }
 
-    private static int countRejected(final DescriptorArray sent, final int count)
+    // The frames sluice_tx_burst refused: it zeroed their entries (every entry it was given was an mbuf).
+    private static int countRejected(final MbufArray sent, final int count)
     {
         int rejected = 0;
         for (int i = 0; i < count; i++)
         {
-            if ((sent.flags(i) & DescriptorLayout.FLAG_TX_REJECTED) != 0)
+            if (sent.mbuf(i) == 0)
             {
                 rejected++;
             }
         }
         return rejected;
+    }
+
+    // The bytes of a partly sent burst: of the first {@code sent} frames the shim did not refuse, from the lengths
+    // the worker wrote (the sent mbufs may be freed already). As before, the queue is taken to have sent a prefix.
+    private static long sentBytes(final MbufArray out, final int[] lengths, final int count, final int sent)
+    {
+        long bytes = 0;
+        int taken = 0;
+        for (int i = 0; i < count && taken < sent; i++)
+        {
+            if (out.mbuf(i) != 0)
+            {
+                bytes += lengths[i];
+                taken++;
+            }
+        }
+        return bytes;
     }
 
     @Override

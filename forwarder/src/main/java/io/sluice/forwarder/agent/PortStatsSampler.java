@@ -3,7 +3,7 @@ package io.sluice.forwarder.agent;
 import io.sluice.forwarder.counters.CounterAllocator;
 import io.sluice.common.counters.CounterType;
 import io.sluice.forwarder.counters.CounterWriter;
-import io.sluice.forwarder.dpdk.DescriptorLayout;
+import io.sluice.forwarder.dpdk.ShimLayout;
 import io.sluice.forwarder.dpdk.ShimLibrary;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -19,9 +19,9 @@ public final class PortStatsSampler
         CounterType.PORT_RX_ERRORS, CounterType.PORT_TX_ERRORS, CounterType.PORT_RX_NOMBUF,
     };
     private static final int[] OFFSETS = {
-        DescriptorLayout.STATS_IPACKETS_OFFSET, DescriptorLayout.STATS_OPACKETS_OFFSET,
-        DescriptorLayout.STATS_IMISSED_OFFSET, DescriptorLayout.STATS_IERRORS_OFFSET,
-        DescriptorLayout.STATS_OERRORS_OFFSET, DescriptorLayout.STATS_RX_NOMBUF_OFFSET,
+        ShimLayout.STATS_IPACKETS_OFFSET, ShimLayout.STATS_OPACKETS_OFFSET,
+        ShimLayout.STATS_IMISSED_OFFSET, ShimLayout.STATS_IERRORS_OFFSET,
+        ShimLayout.STATS_OERRORS_OFFSET, ShimLayout.STATS_RX_NOMBUF_OFFSET,
     };
 
     private final ShimLibrary shim;

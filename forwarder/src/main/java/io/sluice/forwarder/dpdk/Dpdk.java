@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * DPDK through the shim: loads {@code libsluice_shim.so}, checks that its struct layouts match
- * {@link DescriptorLayout}, and wraps the control calls so a failure becomes a {@link DpdkException} naming the
+ * {@link ShimLayout}, and wraps the control calls so a failure becomes a {@link DpdkException} naming the
  * call and DPDK's reason. Burst calls are on {@link #library()} directly: no checks, no allocation.
  * <p>
  * EAL can be initialised once per process (a DPDK rule), so one {@code Dpdk} exists per process.
@@ -58,7 +58,7 @@ public final class Dpdk
                 .failImmediately()
                 .load(path.toAbsolutePath().toString());
             final int[] layout = new int[64];
-            final String mismatch = DescriptorLayout.mismatch(layout, library.sluice_layout(layout, layout.length));
+            final String mismatch = ShimLayout.mismatch(layout, library.sluice_layout(layout, layout.length));
             if (mismatch != null)
             {
                 throw new DpdkException("DPDK shim " + path + " does not match this forwarder: " + mismatch, 0);

@@ -9,7 +9,7 @@ import jnr.ffi.types.u_int32_t;
 /**
  * The jnr-ffi binding of {@code native/shim/sluice_shim.h}; see that header for what each call does.
  * <p>
- * Burst calls take the descriptor array as a raw address ({@code long}) so no object is converted per call,
+ * Burst calls take the mbuf array as a raw address ({@code long}) so no object is converted per call,
  * and every call skips errno capture ({@link IgnoreError}): the shim returns negative errno values instead.
  */
 @IgnoreError
@@ -76,11 +76,11 @@ public interface ShimLibrary
 
     int sluice_port_link(@u_int16_t int port, @Out int[] speedMbps, @Out int[] up);
 
-    @u_int16_t int sluice_rx_burst(@u_int16_t int port, @u_int16_t int queue, long descriptors, @u_int16_t int max);
+    @u_int16_t int sluice_rx_burst(@u_int16_t int port, @u_int16_t int queue, long mbufs, @u_int16_t int max);
 
-    @u_int16_t int sluice_tx_burst(@u_int16_t int port, @u_int16_t int queue, long descriptors, @u_int16_t int count);
+    @u_int16_t int sluice_tx_burst(@u_int16_t int port, @u_int16_t int queue, long mbufs, @u_int16_t int count);
 
-    void sluice_free_burst(long descriptors, @u_int16_t int count);
+    void sluice_free_burst(long mbufs, @u_int16_t int count);
 
-    int sluice_alloc_burst(long pool, long descriptors, @u_int16_t int count);
+    int sluice_alloc_burst(long pool, long mbufs, @u_int16_t int count);
 }

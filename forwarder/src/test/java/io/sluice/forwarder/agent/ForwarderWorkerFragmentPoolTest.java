@@ -3,8 +3,8 @@ package io.sluice.forwarder.agent;
 import io.sluice.common.Vip;
 import io.sluice.forwarder.capture.CaptureFile;
 import io.sluice.forwarder.capture.CaptureTap;
-import io.sluice.forwarder.dpdk.DescriptorArray;
-import io.sluice.forwarder.dpdk.DescriptorLayout;
+import io.sluice.forwarder.dpdk.MbufArray;
+import io.sluice.forwarder.dpdk.ShimLayout;
 import io.sluice.forwarder.dpdk.Dpdk;
 import io.sluice.forwarder.dpdk.ShimLibrary;
 import io.sluice.forwarder.lb.ConnectionTable;
@@ -73,9 +73,9 @@ class ForwarderWorkerFragmentPoolTest
     {
         dpdk = SharedEal.start();
         shim = dpdk.library();
-        rxPool = dpdk.createMempool("fragment-test-rx", RX_MBUFS, 0, 2048 + DescriptorLayout.MBUF_HEADROOM);
+        rxPool = dpdk.createMempool("fragment-test-rx", RX_MBUFS, 0, 2048 + ShimLayout.MBUF_HEADROOM);
         fragmentPool = dpdk.createMempool("fragment-test-tx", FRAGMENT_MBUFS, 0,
-            2048 + DescriptorLayout.MBUF_HEADROOM);
+            2048 + ShimLayout.MBUF_HEADROOM);
         rxPort = dpdk.portByName(SharedEal.WORKER_RX_PORT);
         txPort = dpdk.portByName(SharedEal.WORKER_TX_PORT);
         for (final int port : new int[] {rxPort, txPort})
@@ -145,7 +145,7 @@ class ForwarderWorkerFragmentPoolTest
             input.add(frame(40_000 + i, 1460));
         }
         input.add(6, frame(41_000, 100));
-        final DescriptorArray in = new DescriptorArray(DescriptorLayout.BURST_MAX);
+        final MbufArray in = new MbufArray(ShimLayout.BURST_MAX);
         assertEquals(input.size(), shim.sluice_alloc_burst(rxPool, in.address(), input.size()));
         final UnsafeBuffer mbuf = new UnsafeBuffer(0, 0);
         for (int i = 0; i < input.size(); i++)
@@ -203,8 +203,8 @@ class ForwarderWorkerFragmentPoolTest
         assertEquals(7, counters.outerFragmented());
         assertEquals(21, counters.outerFragments());
 
-        final DescriptorArray out = new DescriptorArray(DescriptorLayout.BURST_MAX);
-        final int sent = shim.sluice_rx_burst(txPort, 0, out.address(), DescriptorLayout.BURST_MAX);
+        final MbufArray out = new MbufArray(ShimLayout.BURST_MAX);
+        final int sent = shim.sluice_rx_burst(txPort, 0, out.address(), ShimLayout.BURST_MAX);
         assertEquals(1 + 7 * 3, sent, "the small packet and 7 x 3 fragments");
         final List<byte[]> frames = new ArrayList<>();
         for (int i = 0; i < sent; i++)

@@ -11,6 +11,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,7 +34,7 @@ class DpdkBindingTest
     {
         dpdk = SharedEal.start();
         shim = dpdk.library();
-        pool = dpdk.createMempool("binding-test", MBUFS, 0, 2048 + DescriptorLayout.MBUF_HEADROOM);
+        pool = dpdk.createMempool("binding-test", MBUFS, 0, 2048 + ShimLayout.MBUF_HEADROOM);
         port = dpdk.portByName(SharedEal.BINDING_PORT);
         dpdk.check(shim.sluice_port_configure(port, pool, 1, 1, 0, 0, 0, 0), "configure");
         dpdk.check(shim.sluice_port_start(port), "start");
@@ -56,22 +57,22 @@ class DpdkBindingTest
         assertTrue(dpdk.version().startsWith("DPDK "), dpdk.version());
         final int[] layout = new int[64];
         final int count = shim.sluice_layout(layout, layout.length);
-        assertEquals(null, DescriptorLayout.mismatch(layout, count));
-        layout[DescriptorLayout.EXPECTED.length - 1]++;
-        assertTrue(DescriptorLayout.mismatch(layout, count).contains("STATS_RX_NOMBUF"));
+        assertEquals(null, ShimLayout.mismatch(layout, count));
+        layout[ShimLayout.EXPECTED.length - 1]++;
+        assertTrue(ShimLayout.mismatch(layout, count).contains("STATS_RX_NOMBUF"));
     }
 
     @Test
     void sendsAndReceivesFramesThroughMbufMemoryWithoutCopies()
     {
-        final DescriptorArray tx = new DescriptorArray(DescriptorLayout.BURST_MAX);
-        final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
+        final MbufArray tx = new MbufArray(ShimLayout.BURST_MAX);
+        final MbufArray rx = new MbufArray(ShimLayout.BURST_MAX);
         final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
         final int n = 8;
         assertEquals(n, shim.sluice_alloc_burst(pool, tx.address(), n));
         for (int i = 0; i < n; i++)
         {
-            assertEquals(DescriptorLayout.MBUF_HEADROOM, tx.dataOff(i));
+            assertEquals(ShimLayout.MBUF_HEADROOM, tx.dataOff(i));
             frame.wrap(tx.bufAddr(i), tx.bufLen(i));
             final int length = 60 + i;
             for (int b = 0; b < length; b++)
@@ -85,12 +86,14 @@ class DpdkBindingTest
         }
         assertEquals(n, shim.sluice_tx_burst(port, 0, tx.address(), n));
 
-        assertEquals(n, shim.sluice_rx_burst(port, 0, rx.address(), DescriptorLayout.BURST_MAX));
+        assertEquals(n, shim.sluice_rx_burst(port, 0, rx.address(), ShimLayout.BURST_MAX));
         for (int i = 0; i < n; i++)
         {
             assertEquals(60 + i + 24, rx.dataLen(i));
-            assertEquals(DescriptorLayout.MBUF_HEADROOM - 24, rx.dataOff(i));
-            assertEquals(0, rx.flags(i) & DescriptorLayout.FLAG_MULTISEG);
+            assertEquals(ShimLayout.MBUF_HEADROOM - 24, rx.dataOff(i));
+            assertEquals(60 + i + 24, rx.pktLen(i), "pkt_len set from data_len on TX");
+            assertFalse(rx.chained(i));
+            assertEquals(0, rx.rssHash(i), "net_ring gives no RSS hash");
             frame.wrap(rx.bufAddr(i), rx.bufLen(i));
             final byte[] expected = new byte[60 + i + 24];
             final byte[] actual = new byte[expected.length];
@@ -106,17 +109,29 @@ class DpdkBindingTest
     }
 
     @Test
-    void rejectsAFrameBeyondItsBufferAndFreesIt()
+    void rejectsAFrameBeyondItsBufferAnEmptyFrameAndANullEntryAndFreesThem()
     {
-        final DescriptorArray tx = new DescriptorArray(2);
-        assertEquals(2, shim.sluice_alloc_burst(pool, tx.address(), 2));
+        final MbufArray tx = new MbufArray(5);
+        assertEquals(4, shim.sluice_alloc_burst(pool, tx.address(), 4));
+        final long first = tx.mbuf(0);
+        final long last = tx.mbuf(3);
         tx.frame(0, 0, 60);
         tx.frame(1, tx.bufLen(1) - 10, 60);
-        assertEquals(1, shim.sluice_tx_burst(port, 0, tx.address(), 2));
-        assertTrue((tx.flags(1) & DescriptorLayout.FLAG_TX_REJECTED) != 0);
+        tx.frame(2, ShimLayout.MBUF_HEADROOM, 0);
+        tx.frame(3, ShimLayout.MBUF_HEADROOM, 61);
+        tx.mbuf(4, 0);
+        assertEquals(2, shim.sluice_tx_burst(port, 0, tx.address(), 5));
+        assertEquals(first, tx.mbuf(0), "a sent frame's entry is left as it was");
+        assertEquals(0, tx.mbuf(1), "beyond its buffer: refused, entry zeroed");
+        assertEquals(0, tx.mbuf(2), "empty: refused, entry zeroed");
+        assertEquals(last, tx.mbuf(3));
+        assertEquals(0, tx.mbuf(4));
 
-        final DescriptorArray rx = new DescriptorArray(DescriptorLayout.BURST_MAX);
-        assertEquals(1, shim.sluice_rx_burst(port, 0, rx.address(), DescriptorLayout.BURST_MAX));
+        final MbufArray rx = new MbufArray(ShimLayout.BURST_MAX);
+        assertEquals(2, shim.sluice_rx_burst(port, 0, rx.address(), ShimLayout.BURST_MAX));
+        assertEquals(60, rx.dataLen(0), "the sent frames in order, without the refused ones");
+        assertEquals(61, rx.dataLen(1));
+        shim.sluice_free_burst(rx.address(), 2);
         shim.sluice_free_burst(rx.address(), 1);
         assertEquals(MBUFS, shim.sluice_mempool_avail(pool));
     }

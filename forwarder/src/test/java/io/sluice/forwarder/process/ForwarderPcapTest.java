@@ -71,7 +71,7 @@ class ForwarderPcapTest
             forwarder.runningAfterMs(), stopMs);
     }
 
-    // Bursts whose every frame is forwarded leave from the receive descriptors themselves (ForwarderWorker), the
+    // Bursts whose every frame is forwarded leave from the receive array itself (ForwarderWorker), the
     // mix's bursts through the TX array: this run has only the former (TCP to one VIP, 64 flows, first misses then
     // hits, 10 full bursts), and must match the reference as exactly.
     @Test
@@ -267,7 +267,7 @@ class ForwarderPcapTest
 
     /**
      * Fails while the worker counts only the first segment of a chained frame in RX bytes ({@code rx.dataLen(i)} is
-     * the first mbuf's data_len; the descriptor carries no pkt_len): 2 chained frames of 2049 and 3000 bytes are
+     * the first mbuf's data_len; pkt_len is the chain's): 2 chained frames of 2049 and 3000 bytes are
      * counted as 2048 bytes each.
      */
     @Test

@@ -1,34 +1,32 @@
 package io.sluice.forwarder.dpdk;
 
 /**
- * The layout of {@code struct sluice_desc} and {@code struct sluice_port_stats} as Java reads them, mirroring
- * {@code native/shim/sluice_shim.h}. {@link Dpdk} compares every value with what the loaded shim reports
- * ({@code sluice_layout}) and refuses to start on any difference.
+ * The shim's constants, the offsets of the {@code struct rte_mbuf} fields Java reads and writes, and the layout of
+ * {@code struct sluice_port_stats}, mirroring {@code native/shim/sluice_shim.h}. {@link Dpdk} compares every value
+ * with what the loaded shim reports ({@code sluice_layout}, computed by the compiler from the DPDK it was built
+ * against) and refuses to start on any difference.
  * <pre>
- *   sluice_desc (32 bytes)
- *   0 mbuf (8)  8 buf_addr (8)  16 data_off (2)  18 data_len (2)  20 buf_len (2)  22 pkt_len (2)
- *   24 rss_hash (4)  28 flags (4)
+ *   rte_mbuf (first cache line)
+ *   0 buf_addr (8)  16 data_off (2)  20 nb_segs (2)  24 ol_flags (8)  36 pkt_len (4)  40 data_len (2)
+ *   44 hash.rss (4)  54 buf_len (2)
  * </pre>
  */
-public final class DescriptorLayout
+public final class ShimLayout
 {
-    public static final int ABI_VERSION = 3;
+    public static final int ABI_VERSION = 4;
     public static final int BURST_MAX = 32;
     public static final int MBUF_HEADROOM = 128;
 
-    public static final int DESC_LENGTH = 32;
-    public static final int MBUF_OFFSET = 0;
-    public static final int BUF_ADDR_OFFSET = 8;
-    public static final int DATA_OFF_OFFSET = 16;
-    public static final int DATA_LEN_OFFSET = 18;
-    public static final int BUF_LEN_OFFSET = 20;
-    public static final int PKT_LEN_OFFSET = 22;
-    public static final int RSS_HASH_OFFSET = 24;
-    public static final int FLAGS_OFFSET = 28;
-
-    public static final int FLAG_MULTISEG = 1;
-    public static final int FLAG_RSS_HASH = 1 << 1;
-    public static final int FLAG_TX_REJECTED = 1 << 15;
+    public static final int MBUF_BUF_ADDR_OFFSET = 0;
+    public static final int MBUF_DATA_OFF_OFFSET = 16;
+    public static final int MBUF_NB_SEGS_OFFSET = 20;
+    public static final int MBUF_OL_FLAGS_OFFSET = 24;
+    public static final int MBUF_PKT_LEN_OFFSET = 36;
+    public static final int MBUF_DATA_LEN_OFFSET = 40;
+    public static final int MBUF_HASH_RSS_OFFSET = 44;
+    public static final int MBUF_BUF_LEN_OFFSET = 54;
+    /** {@code RTE_MBUF_F_RX_RSS_HASH}: the mbuf's {@code hash.rss} holds the NIC's RSS hash. */
+    public static final long MBUF_F_RX_RSS_HASH = 1L << 1;
 
     public static final int STATS_LENGTH = 64;
     public static final int STATS_IPACKETS_OFFSET = 0;
@@ -45,23 +43,21 @@ public final class DescriptorLayout
      */
     static final int[] EXPECTED = {
         ABI_VERSION, BURST_MAX, MBUF_HEADROOM,
-        DESC_LENGTH, MBUF_OFFSET, BUF_ADDR_OFFSET, DATA_OFF_OFFSET, DATA_LEN_OFFSET, BUF_LEN_OFFSET,
-        PKT_LEN_OFFSET, RSS_HASH_OFFSET, FLAGS_OFFSET,
-        FLAG_MULTISEG, FLAG_RSS_HASH, FLAG_TX_REJECTED,
+        MBUF_BUF_ADDR_OFFSET, MBUF_DATA_OFF_OFFSET, MBUF_NB_SEGS_OFFSET, MBUF_OL_FLAGS_OFFSET, MBUF_PKT_LEN_OFFSET,
+        MBUF_DATA_LEN_OFFSET, MBUF_HASH_RSS_OFFSET, MBUF_BUF_LEN_OFFSET, (int)MBUF_F_RX_RSS_HASH,
         STATS_LENGTH, STATS_IPACKETS_OFFSET, STATS_OPACKETS_OFFSET, STATS_IBYTES_OFFSET, STATS_OBYTES_OFFSET,
         STATS_IMISSED_OFFSET, STATS_IERRORS_OFFSET, STATS_OERRORS_OFFSET, STATS_RX_NOMBUF_OFFSET,
     };
 
     static final String[] NAMES = {
         "ABI_VERSION", "BURST_MAX", "MBUF_HEADROOM",
-        "DESC_SIZE", "DESC_MBUF", "DESC_BUF_ADDR", "DESC_DATA_OFF", "DESC_DATA_LEN", "DESC_BUF_LEN",
-        "DESC_PKT_LEN", "DESC_RSS_HASH", "DESC_FLAGS",
-        "DESC_F_MULTISEG", "DESC_F_RSS_HASH", "DESC_F_TX_REJECTED",
+        "MBUF_BUF_ADDR", "MBUF_DATA_OFF", "MBUF_NB_SEGS", "MBUF_OL_FLAGS", "MBUF_PKT_LEN",
+        "MBUF_DATA_LEN", "MBUF_HASH_RSS", "MBUF_BUF_LEN", "MBUF_F_RX_RSS_HASH",
         "STATS_SIZE", "STATS_IPACKETS", "STATS_OPACKETS", "STATS_IBYTES", "STATS_OBYTES",
         "STATS_IMISSED", "STATS_IERRORS", "STATS_OERRORS", "STATS_RX_NOMBUF",
     };
 
-    private DescriptorLayout()
+    private ShimLayout()
     {
     }
 
