@@ -10,6 +10,7 @@ import io.sluice.forwarder.pipeline.PipelineCounters;
 import io.sluice.forwarder.state.LoadBalancerState;
 import io.sluice.forwarder.state.SnapshotPublisher;
 import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -125,12 +126,11 @@ class ForwarderWorkerDutyCycleTest
         }
     }
 
-    @Test
-    void sendsWhatTheKernelWritesOutOfTheKernelPortsDataPort() throws Exception
+    // A shim whose kernel port (TAP) hands over two frames at every read and whose queues take whatever is sent;
+    // the other receive queues are empty. Records each TX call as "port/queue xN".
+    private static ShimLibrary kernelFramesShim(final List<String> txCalls)
     {
-        // A shim whose kernel port hands over two frames: they must leave on FRONT's relay queue, not on BACK.
-        final List<String> txCalls = Collections.synchronizedList(new ArrayList<>());
-        final ShimLibrary shim = (ShimLibrary)Proxy.newProxyInstance(ShimLibrary.class.getClassLoader(),
+        return (ShimLibrary)Proxy.newProxyInstance(ShimLibrary.class.getClassLoader(),
             new Class<?>[] {ShimLibrary.class}, (proxy, method, args) ->
             {
                 final String name = method.getName();
@@ -146,6 +146,56 @@ class ForwarderWorkerDutyCycleTest
                 final Class<?> type = method.getReturnType();
                 return type == int.class ? (Object)0 : type == long.class ? (Object)0L : null;
             });
+    }
+
+    @Test
+    void timesABusyCycleToTheNextStartWithOneClockReadAndAnIdleCycleToItsOwnEnd() throws Exception
+    {
+        // The clock's readings in order: onStart, then cycle 1 (the kernel port is due: 2 frames, work), cycle 2
+        // and cycle 3 (the kernel port not due: idle).
+        final long[] readings = {0, 1_000, 1_500, 1_600, 2_000, 2_050};
+        final int[] reads = {0};
+        final NanoClock clock = () -> readings[reads[0]++];
+        final WorkerCounters counters = new WorkerCounters((io, pipeline) -> { });
+        final List<String> txCalls = Collections.synchronizedList(new ArrayList<>());
+        try (CaptureFile file = CaptureFile.create(dir.resolve(CaptureFile.FILE_NAME), 1 << 16,
+            List.of("front", "back", "tap"), new int[] {FRONT}, new int[] {BACK}))
+        {
+            final ForwarderWorker worker = new ForwarderWorker(0, -1, core -> () -> { }, kernelFramesShim(txCalls),
+                FRONT, 0, BACK, 0, TAP, 0, 1, () ->
+                {
+                    try
+                    {
+                        return pipeline(new ArrayList<>());
+                    }
+                    catch (final Exception ex)
+                    {
+                        throw new IllegalStateException(ex);
+                    }
+                }, counters, clock, new CaptureTap(file, 0, FRONT, BACK));
+            worker.onStart();
+            assertEquals(2, worker.doWork());
+            assertEquals(2, reads[0], "a cycle reads the clock once at its start");
+            assertEquals(0, counters.dutyCycles(), "a busy cycle is timed when the next one starts");
+            assertEquals(0, worker.doWork());
+            assertEquals(4, reads[0], "an idle cycle reads the clock at its start and at its end");
+            assertEquals(2, counters.dutyCycles());
+            assertEquals(500, counters.maxDutyCycleNs(), "the busy cycle: from its start to the next start");
+            assertEquals(0, worker.doWork());
+            assertEquals(3, counters.dutyCycles());
+            assertEquals(500, counters.maxDutyCycleNs());
+            assertEquals(6, reads[0]);
+            worker.onClose();
+        }
+        assertEquals(List.of(FRONT + "/1 x2"), txCalls);
+    }
+
+    @Test
+    void sendsWhatTheKernelWritesOutOfTheKernelPortsDataPort() throws Exception
+    {
+        // A shim whose kernel port hands over two frames: they must leave on FRONT's relay queue, not on BACK.
+        final List<String> txCalls = Collections.synchronizedList(new ArrayList<>());
+        final ShimLibrary shim = kernelFramesShim(txCalls);
         final List<String> builtOn = new ArrayList<>();
         try (CaptureFile file = CaptureFile.create(dir.resolve(CaptureFile.FILE_NAME), 1 << 16,
             List.of("front", "back", "tap"), new int[] {FRONT}, new int[] {BACK}))
