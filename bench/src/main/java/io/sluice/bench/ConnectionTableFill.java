@@ -62,15 +62,13 @@ public final class ConnectionTableFill implements Callable<Integer>
     {
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         // a fill of each kind first, not printed, so the JIT has compiled both before the first timed one
-        fill(ConnectionTable.growing(capacity, SEED, TIMEOUT_NS, TIMEOUT_NS, TIMEOUT_NS), WARM_UP_FLOWS);
-        fill(new ConnectionTable(capacity, capacity, SEED, TIMEOUT_NS, TIMEOUT_NS, TIMEOUT_NS), WARM_UP_FLOWS);
+        fill(table(true), WARM_UP_FLOWS);
+        fill(table(false), WARM_UP_FLOWS);
         for (final int flows : fills)
         {
             for (final boolean grows : new boolean[] {true, false})
             {
-                final ConnectionTable table = grows ?
-                    ConnectionTable.growing(capacity, SEED, TIMEOUT_NS, TIMEOUT_NS, TIMEOUT_NS) :
-                    new ConnectionTable(capacity, capacity, SEED, TIMEOUT_NS, TIMEOUT_NS, TIMEOUT_NS);
+                final ConnectionTable table = table(grows);
                 final long start = threads.getCurrentThreadCpuTime();
                 fill(table, flows);
                 final long cpuNs = threads.getCurrentThreadCpuTime() - start;
@@ -80,6 +78,14 @@ public final class ConnectionTableFill implements Callable<Integer>
             }
         }
         return 0;
+    }
+
+    // A table as the forwarder makes it (growing from ConnectionTable.GROWTH_START), or one that uses all its
+    // entries from the start.
+    private ConnectionTable table(final boolean grows)
+    {
+        return grows ? ConnectionTable.growing(capacity, SEED, TIMEOUT_NS, TIMEOUT_NS, TIMEOUT_NS) :
+            new ConnectionTable(capacity, capacity, SEED, TIMEOUT_NS, TIMEOUT_NS, TIMEOUT_NS);
     }
 
     private void fill(final ConnectionTable table, final int flows)

@@ -425,7 +425,7 @@ public final class ConnectionTable extends ConnectionTableFields
         {
             grow();
         }
-        final long hash = key.tableHash(hashSeed);
+        final long hash = hash(key);
         for (int probe = 0; probe < BUCKET_SIZE; probe++)
         {
             moveToWindow(((int)hash + probe) & lookupMask, nowNs);
